@@ -1,0 +1,98 @@
+/*
+ * ks_harness.h: the part of a kernel-scientist runner shared by all
+ * problems.
+ *
+ * A runner is one executable built from ks_harness.c (which holds
+ * main), a problem's harness sources and one candidate kernel.  The
+ * problem's harness describes itself by defining ks_problem; main
+ * parses the shapes given on the command line, checks the candidate
+ * against the problem's reference and times it.
+ *
+ * The candidate is linked into the same binary, so every external
+ * symbol of the harness starts with ks_ (or the problem's name plus
+ * _reference) to keep clear of the candidate's names.
+ */
+#ifndef KS_HARNESS_H
+#define KS_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define KS_MAX_DIMS	8	/* most integers one shape may have */
+
+/* The outcome of comparing an output with the reference. */
+struct ks_check {
+	int ok;			/* every element within tolerance */
+	size_t checked, bad;	/* elements compared, out of tolerance */
+	size_t worst_index;	/* flat index of the largest err/tol ratio */
+	double worst_got, worst_want;
+	double worst_ratio;	/* |got-want| / (atol + rtol*|want|) */
+	double max_abs_err;	/* NaN when some output was NaN */
+};
+
+/*
+ * How one call of the candidate is timed.  The host timer reads
+ * CLOCK_MONOTONIC around the call.  A problem whose kernel returns
+ * before its work is done (a GPU launch) supplies its own timer, for
+ * example one that records device events and waits for them.
+ */
+struct ks_timer {
+	const char *description;	/* the "timer" text of the JSON */
+	double (*time_call)(void (*run)(void *), void *state); /* seconds */
+};
+
+/*
+ * What a problem's harness provides.
+ *
+ * setup allocates and owns everything: inputs, output, reference
+ * output.  It fills the inputs from seed, computes the reference and
+ * returns a state that only the problem's own functions look into, or
+ * NULL when memory ran out.  teardown frees the state and all it owns.
+ * run makes one call of the candidate, which must overwrite the whole
+ * output, and returns once the output is complete (or check waits for
+ * it).  check compares the output with the reference and fills res.
+ * dims always has ndims integers, each at least 1.
+ */
+struct ks_problem {
+	const char *name;
+	int ndims;			/* integers per shape: 3 for M, N, K */
+	const char *const *dim_names;	/* "M", "N", "K" */
+	void *(*setup)(const int *dims, uint64_t seed);
+	void (*run)(void *state);
+	void (*check)(void *state, double rtol, double atol,
+	    struct ks_check *res);
+	void (*teardown)(void *state);
+	/* optional: names output element index, e.g. "C[3][5]"; NULL
+	 * gives "element 42" */
+	void (*describe)(const int *dims, size_t index, char *buf,
+	    size_t n);
+	const struct ks_timer *timer;	/* optional: NULL is ks_host_timer */
+};
+
+extern const struct ks_problem ks_problem;	/* each problem defines it */
+extern const struct ks_timer ks_host_timer;
+
+/* seconds on CLOCK_MONOTONIC since an arbitrary start */
+double ks_now(void);
+
+/*
+ * A splitmix64 generator: small, fast, and any 64-bit seed, zero
+ * included, gives a good stream.
+ */
+uint64_t ks_rand_next(uint64_t *state);
+
+/* a seed for stream n derived from seed; distinct n give unrelated streams */
+uint64_t ks_seed_derive(uint64_t seed, uint64_t n);
+
+/* x[0..n) uniform in [lo, hi), a function of seed alone */
+void ks_fill_uniform_f32(float *x, size_t n, uint64_t seed, float lo,
+    float hi);
+
+/*
+ * Elementwise |got-want| <= atol + rtol*|want|.  A NaN in got is out
+ * of tolerance whatever want is.
+ */
+void ks_check_f32(const float *got, const float *want, size_t n,
+    double rtol, double atol, struct ks_check *res);
+
+#endif

@@ -1,0 +1,368 @@
+/*
+ * ks-bench - run one built candidate's harness in a child process with a
+ * wall-clock and a memory limit: correctness on every test shape, then a
+ * time for every benchmark shape.  Records bench.json.  A wrong, crashing
+ * or hanging kernel is a result (exit 0); a broken setup is not.
+ */
+#include <sys/utsname.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ks.h"
+
+struct bench {
+	const char *dir;
+	char *root, id[24];
+	long gen, slot;
+	struct ks_run run;
+	struct ks_problem prob;
+	const struct ks_target *target;
+	double time_cap_s, timeout_s;
+	long mem_mb, min_runs;
+};
+
+/* A setting: the environment overrides problem.json's "limits". */
+static int
+setting(const struct ks_problem *p, const char *env, const char *key, double dflt, double *out)
+{
+	const char *e = getenv(env);
+	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(p->json, "limits");
+
+	if (e && *e) {
+		if (ks_parse_double(e, out) < 0 || *out <= 0) {
+			ks_warnx("%s must be a positive number, not '%s'", env, e);
+			return -1;
+		}
+		return 0;
+	}
+	*out = dflt;
+	if (limits && cJSON_GetObjectItemCaseSensitive(limits, key) &&
+	    (ks_json_num(limits, key, p->path, out) < 0 || *out <= 0)) {
+		if (*out <= 0)
+			ks_warnx("'%s': limits.%s must be positive", p->path, key);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+load_settings(struct bench *b)
+{
+	double mem, min_runs;
+
+	if (setting(&b->prob, "KS_TIME_CAP_S", "time_cap_s", 2.0, &b->time_cap_s) < 0 ||
+	    setting(&b->prob, "KS_BENCH_TIMEOUT_S", "bench_s", 300, &b->timeout_s) < 0 ||
+	    setting(&b->prob, "KS_BENCH_MEMORY_MB", "memory_mb", 4096, &mem) < 0 ||
+	    setting(&b->prob, "KS_MIN_RUNS", "min_runs", 5, &min_runs) < 0)
+		return -1;
+	b->mem_mb = (long)mem;
+	b->min_runs = (long)min_runs;
+	return 0;
+}
+
+static void
+argv_add(char ***argv, size_t *n, char *s)
+{
+	*argv = ks_erealloc(*argv, (*n + 2) * sizeof **argv);
+	(*argv)[(*n)++] = s;
+	(*argv)[*n] = NULL;
+}
+
+static void
+add_shapes(char ***argv, size_t *n, const struct ks_problem *p, const cJSON *shapes, const char *flag)
+{
+	const cJSON *s;
+
+	cJSON_ArrayForEach(s, shapes) {
+		char *name = ks_shape_name(s, p->dims);
+		long seed;
+
+		argv_add(argv, n, ks_estrdup(flag));
+		if (ks_json_int(s, "seed", NULL, 0, 1L << 62, &seed) == 0)
+			argv_add(argv, n, ks_easprintf("%s@%ld", name, seed));
+		else
+			argv_add(argv, n, ks_estrdup(name));
+		free(name);
+	}
+}
+
+static char **
+runner_argv(const struct bench *b)
+{
+	const cJSON *tol = cJSON_GetObjectItemCaseSensitive(b->prob.json, "tolerance");
+	char **argv = NULL;
+	double rtol = 1e-4, atol = 1e-3;
+	long seed = 1;
+	size_t n = 0;
+
+	ks_json_num(tol, "rtol", NULL, &rtol);
+	ks_json_num(tol, "atol", NULL, &atol);
+	ks_json_int(b->prob.json, "seed", NULL, 0, 1L << 62, &seed);
+	argv_add(&argv, &n, ks_easprintf("%s/runner", b->dir));
+	argv_add(&argv, &n, ks_estrdup("--json-fd"));
+	argv_add(&argv, &n, ks_estrdup("3"));
+	argv_add(&argv, &n, ks_estrdup("--seed"));
+	argv_add(&argv, &n, ks_easprintf("%ld", seed));
+	argv_add(&argv, &n, ks_estrdup("--rtol"));
+	argv_add(&argv, &n, ks_easprintf("%.17g", rtol));
+	argv_add(&argv, &n, ks_estrdup("--atol"));
+	argv_add(&argv, &n, ks_easprintf("%.17g", atol));
+	argv_add(&argv, &n, ks_estrdup("--time-cap"));
+	argv_add(&argv, &n, ks_easprintf("%.17g", b->time_cap_s));
+	argv_add(&argv, &n, ks_estrdup("--min-runs"));
+	argv_add(&argv, &n, ks_easprintf("%ld", b->min_runs));
+	add_shapes(&argv, &n, &b->prob, b->prob.test_shapes, "--test");
+	add_shapes(&argv, &n, &b->prob, b->prob.bench_shapes, "--bench");
+	return argv;
+}
+
+static char *
+cpu_name(void)
+{
+	char *info = ks_file_read("/proc/cpuinfo", NULL), *line, *colon, *nl, *name = NULL;
+	long threads = sysconf(_SC_NPROCESSORS_ONLN);
+	struct utsname u;
+
+	if (info && (line = strstr(info, "model name")) && (colon = strchr(line, ':'))) {
+		colon += 1 + (colon[1] == ' ');
+		if ((nl = strchr(colon, '\n')))
+			*nl = '\0';
+		name = ks_easprintf("cpu: %s (%ld threads)", colon, threads);
+	} else if (uname(&u) == 0) {
+		name = ks_easprintf("cpu: %s (%ld threads)", u.machine, threads);
+	}
+	free(info);
+	return name ? name : ks_estrdup("cpu");
+}
+
+static cJSON *
+new_result(const struct bench *b, const char *status, const char *message)
+{
+	cJSON *r = cJSON_CreateObject();
+	char *device = cpu_name();
+
+	cJSON_AddStringToObject(r, "id", b->id);
+	cJSON_AddStringToObject(r, "status", status);
+	cJSON_AddBoolToObject(r, "correct", 0);
+	cJSON_AddArrayToObject(r, "results");
+	cJSON_AddNullToObject(r, "score_us");
+	cJSON_AddStringToObject(r, "device", device);
+	cJSON_AddNullToObject(r, "timer");
+	ks_json_set_str(r, "message", message);
+	free(device);
+	return r;
+}
+
+static const char *const stat_keys[] = {
+	"time_us", "mean_us", "median_us", "min_us", "max_us", "stderr_us", "runs"
+};
+
+/* Copies the harness's per-shape numbers under the problem's own shape. */
+static int
+add_results(const struct bench *b, const cJSON *hres, cJSON *res, double *score)
+{
+	const cJSON *shapes = b->prob.bench_shapes, *d;
+	cJSON *results = cJSON_GetObjectItemCaseSensitive(res, "results");
+	int n = cJSON_GetArraySize(shapes);
+	double logsum = 0;
+
+	if (!cJSON_IsArray(hres) || cJSON_GetArraySize(hres) != n)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const cJSON *h = cJSON_GetArrayItem(hres, i), *s = cJSON_GetArrayItem(shapes, i);
+		cJSON *e = cJSON_CreateObject(), *shape = cJSON_AddObjectToObject(e, "shape");
+		double v;
+
+		cJSON_AddItemToArray(results, e);
+		cJSON_ArrayForEach(d, b->prob.dims)
+			cJSON_AddNumberToObject(shape, d->valuestring,
+			    cJSON_GetObjectItemCaseSensitive(s, d->valuestring)->valuedouble);
+		for (size_t k = 0; k < sizeof stat_keys / sizeof stat_keys[0]; k++) {
+			if (ks_json_num(h, stat_keys[k], NULL, &v) < 0 || v < 0)
+				return -1;
+			cJSON_AddNumberToObject(e, stat_keys[k], v);
+		}
+		ks_json_num(h, "time_us", NULL, &v);
+		if (v <= 0)
+			return -1;
+		logsum += log(v);
+	}
+	*score = exp(logsum / n);
+	return 0;
+}
+
+/* What the harness printed decides ok or incorrect; anything else is a crash. */
+static cJSON *
+verdict(const struct bench *b, const char *json_path, const struct ks_proc_result *pr, const char *log_path)
+{
+	cJSON *h = NULL, *res;
+	char *text, *why;
+	const cJSON *correct;
+	double score;
+
+	if (pr->timed_out) {
+		char *d = ks_proc_describe(pr);
+
+		why = ks_easprintf("the harness was %s (limit %.0f s; KS_BENCH_TIMEOUT_S)", d, b->timeout_s);
+		res = new_result(b, "timeout", why);
+		free(d);
+		free(why);
+		return res;
+	}
+	if (!pr->exited || pr->status != 0) {
+		char *d = ks_proc_describe(pr), *log = ks_file_read(log_path, NULL);
+		size_t len = log ? strlen(log) : 0;
+
+		why = ks_easprintf("the harness %s%s%s", d, len ? "; its last output: " : "",
+		    len ? log + (len > 400 ? len - 400 : 0) : "");
+		res = new_result(b, "crashed", why);
+		free(d);
+		free(log);
+		free(why);
+		return res;
+	}
+	text = ks_file_read(json_path, NULL);
+	if (text && *text) {
+		h = cJSON_ParseWithOpts(text, NULL, 1);
+	}
+	free(text);
+	correct = h ? cJSON_GetObjectItemCaseSensitive(h, "correct") : NULL;
+	if (!cJSON_IsBool(correct)) {
+		res = new_result(b, "crashed", "the harness exited without a valid result");
+	} else if (cJSON_IsFalse(correct)) {
+		const char *f = ks_json_str(h, "failure", NULL);
+		res = new_result(b, "incorrect", f ? f : "wrong result");
+	} else {
+		res = new_result(b, "ok", NULL);
+		if (add_results(b, cJSON_GetObjectItemCaseSensitive(h, "results"), res, &score) < 0) {
+			cJSON_Delete(res);
+			res = new_result(b, "crashed", "the harness printed results that do not match the benchmark shapes");
+		} else {
+			cJSON_ReplaceItemInObjectCaseSensitive(res, "correct", cJSON_CreateTrue());
+			ks_json_set_num(res, "score_us", score);
+			ks_json_set_str(res, "timer", ks_json_str(h, "timer", NULL));
+		}
+	}
+	cJSON_Delete(h);
+	return res;
+}
+
+static char *
+lock_path(const char *device)
+{
+	const char *dir = getenv("KS_LOCK_DIR");
+
+	return ks_easprintf("%s/kernel-scientist-bench-%s.lock", dir && *dir ? dir : "/tmp", device);
+}
+
+static cJSON *
+run_harness(struct bench *b)
+{
+	struct ks_proc_opts o = { 0 };
+	struct ks_proc_result pr;
+	char **argv = runner_argv(b), *json = ks_easprintf("%s/.harness.json", b->dir);
+	char *log = ks_easprintf("%s/bench.log", b->dir), *lock = lock_path(b->target->device);
+	cJSON *res = NULL;
+
+	o.out_path = o.err_path = log;
+	o.result_fd = 3;
+	o.result_path = json;
+	o.timeout_s = b->timeout_s;
+	o.mem_mb = b->mem_mb;
+	o.cpu_s = (long)(b->timeout_s * 4) + 10;
+	/* Timings on one device never overlap, even under make -j. */
+	if (ks_lock_wait(lock) == 0 && ks_proc_run(argv, &o, &pr) == 0)
+		res = verdict(b, json, &pr, log);
+	unlink(json);
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+	free(json);
+	free(log);
+	free(lock);
+	return res;
+}
+
+static cJSON *
+bench_cand(struct bench *b)
+{
+	char *bpath = ks_easprintf("%s/build.json", b->dir), *runner = ks_easprintf("%s/runner", b->dir);
+	const cJSON *ok;
+	cJSON *build = ks_json_load(bpath), *res = NULL;
+
+	if (!build)
+		goto out;
+	ok = cJSON_GetObjectItemCaseSensitive(build, "ok");
+	if (!cJSON_IsBool(ok)) {
+		ks_warnx("'%s': field \"ok\" is missing or not a boolean", bpath);
+		goto out;
+	}
+	if (cJSON_IsFalse(ok)) {
+		res = new_result(b, "build_failed", "the kernel did not compile: see diagnostics in build.json");
+		goto out;
+	}
+	if (!ks_exists(runner)) {
+		ks_warnx("'%s' says the build succeeded, but '%s' is missing: run ks-build again", bpath, runner);
+		goto out;
+	}
+	res = run_harness(b);
+out:
+	cJSON_Delete(build);
+	free(bpath);
+	free(runner);
+	return res;
+}
+
+static int
+bench(const char *dir, const char *out)
+{
+	struct bench b = { .dir = dir };
+	char *path = NULL;
+	cJSON *res = NULL;
+	int rc = 1;
+
+	if (ks_cand_dir_parse(dir, &b.root, &b.gen, &b.slot) < 0)
+		return 1;
+	ks_id_format(b.id, sizeof b.id, b.gen, b.slot);
+	if (ks_run_load(b.root, &b.run) < 0)
+		goto out;
+	if (!(b.target = ks_target_find(b.run.target)) || ks_problem_load(b.run.problem, &b.prob) < 0)
+		goto out_run;
+	if (load_settings(&b) < 0 || !(res = bench_cand(&b)))
+		goto out_prob;
+	path = out ? ks_estrdup(out) : ks_easprintf("%s/bench.json", dir);
+	if (ks_json_save(path, res) == 0)
+		rc = 0;
+out_prob:
+	ks_problem_free(&b.prob);
+out_run:
+	ks_run_free(&b.run);
+out:
+	cJSON_Delete(res);
+	free(path);
+	free(b.root);
+	return rc;
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *out, *dir;
+	int rval;
+
+	dir = ks_args_dir_out(argc, argv, "pop/gen-NNN/cS",
+	    "  Runs the candidate's harness (pop/gen-NNN/cS/runner) in a child process:\n"
+	    "  every test shape is checked, then every benchmark shape is timed.\n"
+	    "  Writes bench.json: {\"id\", \"status\", \"correct\", \"results\", \"score_us\",\n"
+	    "  \"device\", \"timer\", \"message\"}; status is ok, incorrect, build_failed,\n"
+	    "  crashed or timeout.  Environment: KS_TIME_CAP_S (timing per shape),\n"
+	    "  KS_BENCH_TIMEOUT_S (wall clock), KS_BENCH_MEMORY_MB, KS_MIN_RUNS,\n"
+	    "  KS_LOCK_DIR (where the per-device lock lives, default /tmp).\n", &out);
+	rval = bench(dir, out);
+	if (ks_fclose_stdout() < 0)
+		rval = 1;
+	return rval;
+}

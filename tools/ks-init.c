@@ -1,0 +1,156 @@
+/*
+ * ks-init - create a population directory for a problem and a target,
+ * or check that an existing one was made for them.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ks.h"
+
+static void
+usage(FILE *f, int status)
+{
+	fprintf(f, "usage: %s [-p problem] [-t target] [-k K] [-o file] pop\n"
+	    "  Writes pop/run.json (problem, target, K) once; later calls check that\n"
+	    "  the options match it and change nothing.  Defaults: -p sgemm, the\n"
+	    "  problem's first target, -k 3.\n", ks_progname);
+	exit(status);
+}
+
+/* An existing run.json: every option given must agree with it. */
+static int
+check_existing(const char *root, const char *problem, const char *target, long k)
+{
+	struct ks_run run;
+	int rc = 0;
+
+	if (ks_run_load(root, &run) < 0)
+		return 1;
+	if (problem && strcmp(problem, run.problem) != 0) {
+		ks_warnx("'%s' was made for problem '%s', not '%s': use another POP", run.path, run.problem, problem);
+		rc = 1;
+	} else if (target && strcmp(target, run.target) != 0) {
+		ks_warnx("'%s' was made for target '%s', not '%s': use another POP", run.path, run.target, target);
+		rc = 1;
+	} else if (k && k != run.k) {
+		ks_warnx("'%s' was made with K=%ld, not K=%ld: pass K=%ld or use another POP", run.path, run.k, k, run.k);
+		rc = 1;
+	}
+	ks_run_free(&run);
+	return rc;
+}
+
+static int
+target_supported(const struct ks_problem *p, const char *target)
+{
+	const cJSON *t;
+
+	cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(p->json, "targets"))
+		if (cJSON_IsString(t) && strcmp(t->valuestring, target) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *
+stage_model(const char *stage_var)
+{
+	const char *m = getenv(stage_var);
+
+	if (m && *m)
+		return m;
+	m = getenv("KS_MODEL");
+	return m && *m ? m : "offline";
+}
+
+static int
+create(const char *root, const char *out, const char *problem, const char *target, long k)
+{
+	struct ks_problem p;
+	cJSON *run, *models;
+	char when[32];
+	time_t now = time(NULL);
+	int rc = 1;
+
+	if (ks_problem_load(problem, &p) < 0)
+		return 1;
+	if (!target) {
+		const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(p.json, "targets"), 0);
+		target = cJSON_IsString(t) ? t->valuestring : "cpu";
+	}
+	if (!ks_target_find(target))
+		goto out;
+	if (!target_supported(&p, target)) {
+		ks_warnx("problem '%s' does not support target '%s' (see '%s')", problem, target, p.path);
+		goto out;
+	}
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	run = cJSON_CreateObject();
+	cJSON_AddStringToObject(run, "problem", problem);
+	cJSON_AddStringToObject(run, "target", target);
+	cJSON_AddNumberToObject(run, "k", (double)k);
+	models = cJSON_AddObjectToObject(run, "models");
+	cJSON_AddStringToObject(models, "select", stage_model("KS_SELECT_MODEL"));
+	cJSON_AddStringToObject(models, "hypothesize", stage_model("KS_HYPOTHESIZE_MODEL"));
+	cJSON_AddStringToObject(models, "implement", stage_model("KS_IMPLEMENT_MODEL"));
+	cJSON_AddStringToObject(run, "created_at", when);
+	cJSON_AddStringToObject(run, "version", KS_VERSION);
+	if (ks_mkdir_p(root) == 0 && ks_json_save(out, run) == 0) {
+		ks_info("created '%s' (problem %s, target %s, K=%ld)", out, problem, target, k);
+		rc = 0;
+	}
+	cJSON_Delete(run);
+out:
+	ks_problem_free(&p);
+	return rc;
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *problem = NULL, *target = NULL, *root;
+	char *out = NULL;
+	long k = 0;
+	int ch, rval;
+
+	ks_setprogname(argv[0]);
+	if (argc > 1 && strcmp(argv[1], "--help") == 0)
+		usage(stdout, 0);
+	while ((ch = getopt(argc, argv, "hk:o:p:t:")) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(stdout, 0);
+			break;
+		case 'k':
+			if (ks_parse_int(optarg, 1, KS_MAX_K, &k) < 0) {
+				ks_warnx("K must be an integer from 1 to %d, not '%s'", KS_MAX_K, optarg);
+				return 2;
+			}
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'p':
+			problem = optarg;
+			break;
+		case 't':
+			target = optarg;
+			break;
+		default:
+			usage(stderr, 2);
+		}
+	}
+	if (argc - optind != 1)
+		usage(stderr, 2);
+	root = argv[optind];
+	out = out ? ks_estrdup(out) : ks_easprintf("%s/run.json", root);
+	if (ks_exists(out))
+		rval = check_existing(root, problem, target, k);
+	else
+		rval = create(root, out, problem ? problem : "sgemm", target, k ? k : 3);
+	free(out);
+	if (ks_fclose_stdout() < 0)
+		rval = 1;
+	return rval;
+}

@@ -1,0 +1,119 @@
+/*
+ * ks-report - show a population: every kernel with its parents, status
+ * and score, and the best one against the seed.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ks.h"
+
+static void
+usage(FILE *f, int status)
+{
+	fprintf(f, "usage: %s [-b] pop\n"
+	    "  Prints a table of every kernel of pop (id, parents, status, score in\n"
+	    "  microseconds, speed-up over the seed) and a summary line.\n"
+	    "  -b  print only the summary line\n", ks_progname);
+	exit(status);
+}
+
+static const char *
+parent(const struct ks_cand *c, const char *key)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(c->candidate, "parents");
+	const char *id = ks_json_str(p, key, NULL);
+
+	return id ? id : "-";
+}
+
+static void
+print_table(const struct ks_cand *c, size_t n, double seed_score)
+{
+	printf("%-8s %-8s %-8s %-12s %12s %8s  %s\n", "id", "base", "ref", "status", "score_us", "speedup", "plan");
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *plan = cJSON_GetObjectItemCaseSensitive(c[i].candidate, "plan");
+		const char *title = ks_json_str(plan, "title", NULL);
+
+		printf("%-8s %-8s %-8s %-12s ", c[i].id, parent(&c[i], "base"), parent(&c[i], "reference"),
+		    c[i].status ? c[i].status : "pending");
+		if (c[i].score_us > 0)
+			printf("%12.1f %7.2fx", c[i].score_us, seed_score > 0 ? seed_score / c[i].score_us : 0);
+		else
+			printf("%12s %8s", "-", "-");
+		printf("  %s\n", title ? title : (c[i].gen == 0 ? "(seed)" : "-"));
+	}
+}
+
+static void
+print_summary(const char *root, const struct ks_cand *c, size_t n)
+{
+	const struct ks_cand *best = NULL, *seed = NULL;
+	long last_gen = -1;
+	size_t ok = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].gen > last_gen)
+			last_gen = c[i].gen;
+		if (c[i].score_us <= 0)
+			continue;
+		ok++;
+		if (c[i].gen == 0 && !seed)
+			seed = &c[i];
+		if (!best || c[i].score_us < best->score_us)
+			best = &c[i];
+	}
+	printf("%s: generations 0..%ld, %zu kernels, %zu correct", root, last_gen, n, ok);
+	if (best && seed)
+		printf("; best %s %.1f us, %.2fx the seed %s (%.1f us)\n", best->id, best->score_us,
+		    seed->score_us / best->score_us, seed->id, seed->score_us);
+	else if (best)
+		printf("; best %s %.1f us\n", best->id, best->score_us);
+	else
+		printf("\n");
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct ks_cand *c;
+	struct ks_run run;
+	double seed_score = 0;
+	int ch, brief = 0, rval = 0;
+	size_t n;
+
+	ks_setprogname(argv[0]);
+	if (argc > 1 && strcmp(argv[1], "--help") == 0)
+		usage(stdout, 0);
+	while ((ch = getopt(argc, argv, "bh")) != -1) {
+		switch (ch) {
+		case 'b':
+			brief = 1;
+			break;
+		case 'h':
+			usage(stdout, 0);
+			break;
+		default:
+			usage(stderr, 2);
+		}
+	}
+	if (argc - optind != 1)
+		usage(stderr, 2);
+	if (ks_run_load(argv[optind], &run) < 0)
+		return 1;
+	if (ks_cands_load(run.root, KS_MAX_GEN + 1, &c, &n) < 0) {
+		ks_run_free(&run);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (c[i].gen == 0 && c[i].score_us > 0 && seed_score == 0)
+			seed_score = c[i].score_us;
+	if (!brief)
+		print_table(c, n, seed_score);
+	print_summary(run.root, c, n);
+	ks_cands_free(c, n);
+	ks_run_free(&run);
+	if (ks_fclose_stdout() < 0)
+		rval = 1;
+	return rval;
+}

@@ -1,0 +1,221 @@
+/*
+ * ks.h - the shared library of the kernel-scientist tools.
+ *
+ * Conventions, written once here:
+ * - Errors: a library function that fails prints one line on stderr,
+ *   "prog: what failed 'subject': reason", and returns -1 or NULL; the
+ *   caller adds nothing and exits 1.  The ks_e* wrappers die instead.
+ * - Ownership: every char * and cJSON * returned by a ks_ function
+ *   belongs to the caller (free() or cJSON_Delete()), unless the comment
+ *   says it points into an argument; borrowed pointers stay valid as long
+ *   as that argument does.
+ * - Writes of results go through ks_file_write_atomic(): readers see the
+ *   old file or the new one, never a torn one, and an unchanged file keeps
+ *   its timestamp so make does not redo the stages after it.
+ */
+#ifndef KS_H
+#define KS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cJSON.h>
+
+#define KS_VERSION "0.1.0"
+
+/* ks_util.c: program name, errors, memory */
+extern const char *ks_progname;
+void ks_setprogname(const char *argv0);
+void ks_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));  /* appends strerror(errno) */
+void ks_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ks_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));  /* progress notes; silent under KS_QUIET */
+_Noreturn void ks_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void ks_diex(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *ks_emalloc(size_t n);
+void *ks_ecalloc(size_t n, size_t size);
+void *ks_erealloc(void *p, size_t n);
+char *ks_estrdup(const char *s);
+char *ks_easprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int ks_parse_int(const char *s, long lo, long hi, long *out);   /* 0, or -1 without a message */
+int ks_parse_double(const char *s, double *out);                /* 0, or -1 without a message */
+char *ks_path_dirname(const char *path);   /* "a/b/" -> "a", "b" -> "." */
+const char *ks_path_basename(const char *path, char *buf, size_t n);  /* trailing slashes dropped */
+int ks_fclose_stdout(void);
+/*
+ * The command line every stage tool shares, "tool [-o file] dir": sets
+ * ks_progname, returns dir and sets *out (NULL: the default file).
+ * -h and --help print help to stdout and exit 0; misuse prints it to
+ * stderr and exits 2.  help is the text after the "usage:" line.
+ */
+const char *ks_args_dir_out(int argc, char *argv[], const char *operand, const char *help, const char **out);                /* 0, or -1 with a message when stdout could not be written */
+
+/* growable string buffer */
+struct ks_buf {
+	char *s;
+	size_t len, cap;
+};
+void ks_buf_add(struct ks_buf *b, const char *s, size_t n);
+void ks_buf_puts(struct ks_buf *b, const char *s);
+void ks_buf_printf(struct ks_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ks_buf_free(struct ks_buf *b);
+
+/* ks_file.c: files */
+char *ks_file_read(const char *path, size_t *len);  /* NUL-terminated; NULL with a message */
+int ks_file_write_atomic(const char *path, const char *data, size_t len);
+int ks_file_copy_atomic(const char *from, const char *to);
+int ks_mkdir_p(const char *path);
+int ks_exists(const char *path);
+int ks_is_dir(const char *path);
+
+/* ks_json.c: the one way JSON comes in and goes out */
+cJSON *ks_json_parse(const char *text, size_t len, const char *what);
+cJSON *ks_json_load(const char *path);
+int ks_json_save(const char *path, const cJSON *v);  /* atomic, byte-stable, newline-terminated */
+/*
+ * Typed field access.  file names the document in the error line; a
+ * NULL file makes the lookup quiet (for optional fields).  The string
+ * returned by ks_json_str points into obj.
+ */
+const char *ks_json_str(const cJSON *obj, const char *key, const char *file);
+int ks_json_int(const cJSON *obj, const char *key, const char *file, long lo, long hi, long *out);
+int ks_json_num(const cJSON *obj, const char *key, const char *file, double *out);
+const cJSON *ks_json_arr(const cJSON *obj, const char *key, const char *file);
+const cJSON *ks_json_obj(const cJSON *obj, const char *key, const char *file);
+void ks_json_set_num(cJSON *obj, const char *key, double v);   /* add or replace; non-finite as null */
+void ks_json_set_str(cJSON *obj, const char *key, const char *s);  /* NULL as null */
+
+/* ks_proc.c: child processes with limits */
+struct ks_proc_opts {
+	const char *cwd;         /* NULL: the caller's */
+	const char *in_path;     /* stdin from this file; NULL: /dev/null */
+	const char *out_path;    /* stdout to this file (truncated); NULL: /dev/null */
+	const char *err_path;    /* stderr; NULL: /dev/null; equal to out_path: shared */
+	int result_fd;           /* >2: open result_path on this fd in the child */
+	const char *result_path;
+	double timeout_s;        /* wall clock; 0: none */
+	long mem_mb;             /* address-space limit; 0: none */
+	long cpu_s;              /* CPU-time limit; 0: none */
+};
+struct ks_proc_result {
+	int exited, status;      /* exit status when exited */
+	int signaled, sig;       /* killed by signal sig */
+	int timed_out;           /* killed by us at the wall-clock limit */
+	double seconds;          /* wall clock */
+};
+/*
+ * Runs argv[0] (searched in PATH) in its own process group and waits.
+ * Returns 0 when it ran (whatever its outcome), -1 with a message when it
+ * could not be started (e.g. the program does not exist).  A SIGINT,
+ * SIGTERM or SIGHUP that reaches us meanwhile kills the child's whole
+ * group, then is re-raised, so Ctrl-C on make leaves no orphan behind.
+ */
+int ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_result *r);
+char *ks_proc_describe(const struct ks_proc_result *r);  /* "exited with status 1", ... */
+char *ks_shell_quote_argv(char *const argv[]);
+/* Runs argv and returns what it printed on stdout (at most 64 KiB); NULL with a message. */
+char *ks_proc_capture(char *const argv[], double timeout_s);
+/* Holds an exclusive lock on path until the process exits; -1 with a message. */
+int ks_lock_wait(const char *path);
+
+/* ks_pop.c: the population directory, ids, problems */
+struct ks_run {
+	char *root;       /* the population directory, as given */
+	char *path;       /* root/run.json */
+	cJSON *json;
+	const char *problem, *target;   /* point into json */
+	long k;
+};
+struct ks_problem {
+	char *name, *dir, *path;        /* path: dir/problem.json */
+	cJSON *json;
+	const char *language, *entry_name, *seed_kernel;
+	const cJSON *dims, *test_shapes, *bench_shapes;
+};
+struct ks_cand {
+	long gen, slot;
+	char id[24];
+	char *dir;
+	cJSON *candidate, *bench;  /* NULL when the file does not exist yet */
+	const char *status;        /* bench status, NULL when not benched */
+	double score_us;           /* < 0 unless status is ok */
+};
+
+#define KS_MAX_GEN 999
+#define KS_MAX_K 5   /* the hypothesize stage writes 5 plans */
+
+int ks_id_parse(const char *id, long *gen, long *slot);    /* 0, or -1 without a message */
+void ks_id_format(char *buf, size_t n, long gen, long slot);
+char *ks_gen_dir(const char *root, long gen);
+char *ks_cand_dir(const char *root, long gen, long slot);
+/* dir is POP/gen-NNN: sets *root (caller frees) and *gen. */
+int ks_gen_dir_parse(const char *dir, char **root, long *gen);
+/* dir is POP/gen-NNN/cS: sets *root, *gen, *slot. */
+int ks_cand_dir_parse(const char *dir, char **root, long *gen, long *slot);
+
+int ks_run_load(const char *root, struct ks_run *run);
+void ks_run_free(struct ks_run *run);
+
+char *ks_kernels_dir(void);    /* $KS_KERNELS_DIR, else next to the tools */
+int ks_problem_load(const char *name, struct ks_problem *p);
+void ks_problem_free(struct ks_problem *p);
+char *ks_problem_file(const struct ks_problem *p, const char *key);  /* dir/<string field>, NULL with a message */
+char *ks_shape_name(const cJSON *shape, const cJSON *dims);           /* "17x31x9" */
+
+/*
+ * Loads every candidate of generations [0, before_gen) that has a
+ * candidate.json, in id order; their bench.json when present.
+ */
+int ks_cands_load(const char *root, long before_gen, struct ks_cand **out, size_t *n);
+void ks_cands_free(struct ks_cand *c, size_t n);
+struct ks_cand *ks_cands_find(struct ks_cand *c, size_t n, const char *id);
+char *ks_cand_kernel_path(const struct ks_cand *c);   /* dir/kernel.<ext>, the one that exists */
+
+/* ks_stage.c: the files the stages hand to each other, validated on reading */
+/* dir/select.json; *base and *ref point into c, to correct kernels. */
+int ks_select_load(const char *dir, struct ks_cand *c, size_t n, struct ks_cand **base, struct ks_cand **ref);
+/* Checks a hypotheses object: 1..10 avenues, 5 complete plans; "chosen" too when k > 0. */
+int ks_hypotheses_check(const cJSON *h, const char *file, long k);
+cJSON *ks_hypotheses_load(const char *dir, long k);
+
+/* ks_target.c: the build targets, defined in one place */
+struct ks_target {
+	const char *name;
+	const char *ext;         /* kernel source extension */
+	const char *compiler;    /* the program run, overridable by env */
+	const char *compiler_env;
+	const char *const *flags;
+	const char *const *libs;
+	const char *device;      /* what ks-bench needs: "cpu" */
+};
+const struct ks_target *ks_target_find(const char *name);   /* NULL with a message */
+const char *ks_target_names(void);
+
+/* ks_tune.c: tunable parameters a kernel declares ("#define X 8  ks-tune: 4 8 16") */
+#define KS_TUNE_MAX_VALUES 16
+struct ks_param {
+	char name[64];
+	long value;
+	long allowed[KS_TUNE_MAX_VALUES];
+	int nallowed;
+};
+/* Fills at most max params from the source; returns how many. */
+int ks_tune_parse(const char *src, struct ks_param *p, int max);
+long ks_tune_get(const struct ks_param *p, int n, const char *name, long dflt);
+/* Returns a new source with the values of the named defines replaced; NULL when one is absent. */
+char *ks_tune_apply(const char *src, const char *const *names, const long *values, int n);
+
+/* ks_llm.c: which model answers a stage */
+/*
+ * The provider named by the environment ("offline" when nothing is
+ * configured).  Returns NULL with a message when the configuration asks
+ * for something this build cannot do.
+ */
+const char *ks_llm_provider(void);
+
+/* ks_offline.c: the rules used when no LLM is configured */
+int ks_offline_select(struct ks_cand *c, size_t n, cJSON **out);
+cJSON *ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n);
+/* The rule of DESIGN.md: most innovative, highest max uplift, highest min uplift, ... */
+int ks_plans_choose(const cJSON *plans, long k, long *chosen);
+
+#endif

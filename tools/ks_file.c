@@ -1,0 +1,181 @@
+/* ks_file.c - reading files whole, writing them atomically. */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ks.h"
+
+char *
+ks_file_read(const char *path, size_t *len)
+{
+	struct ks_buf b = { 0 };
+	char chunk[65536];
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		ks_warn("cannot open '%s'", path);
+		return NULL;
+	}
+	ks_buf_add(&b, "", 0);
+	while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ks_warn("cannot read '%s'", path);
+			close(fd);
+			ks_buf_free(&b);
+			return NULL;
+		}
+		ks_buf_add(&b, chunk, (size_t)n);
+	}
+	close(fd);
+	if (len)
+		*len = b.len;
+	return b.s;
+}
+
+/* Same bytes already there: leave the file, and its mtime, alone. */
+static int
+same_content(const char *path, const char *data, size_t len)
+{
+	struct stat st;
+	char *old;
+	size_t oldlen;
+	int same;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != len)
+		return 0;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	old = ks_emalloc(len + 1);
+	oldlen = fread(old, 1, len + 1, f);
+	fclose(f);
+	same = oldlen == len && memcmp(old, data, len) == 0;
+	free(old);
+	return same;
+}
+
+static int
+write_all(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int
+ks_file_write_atomic(const char *path, const char *data, size_t len)
+{
+	char *dir, *tmp, base[256];
+	int fd, dfd;
+
+	if (same_content(path, data, len))
+		return 0;
+	dir = ks_path_dirname(path);
+	/* A dot name in the same directory: rename() is atomic only there. */
+	tmp = ks_easprintf("%s/.%s.XXXXXX", dir, ks_path_basename(path, base, sizeof base));
+	if ((fd = mkstemp(tmp)) < 0) {
+		ks_warn("cannot create a temporary file for '%s'", path);
+		goto fail;
+	}
+	if (fchmod(fd, 0644) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+		ks_warn("cannot write '%s'", path);
+		close(fd);
+		unlink(tmp);
+		goto fail;
+	}
+	if (close(fd) < 0) {
+		ks_warn("cannot write '%s'", path);
+		unlink(tmp);
+		goto fail;
+	}
+	if (rename(tmp, path) < 0) {
+		ks_warn("cannot rename '%s' to '%s'", tmp, path);
+		unlink(tmp);
+		goto fail;
+	}
+	/* Make the rename itself durable; a failure here loses nothing. */
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(tmp);
+	free(dir);
+	return 0;
+fail:
+	free(tmp);
+	free(dir);
+	return -1;
+}
+
+int
+ks_file_copy_atomic(const char *from, const char *to)
+{
+	size_t len;
+	char *data = ks_file_read(from, &len);
+	int rc;
+
+	if (!data)
+		return -1;
+	rc = ks_file_write_atomic(to, data, len);
+	free(data);
+	return rc;
+}
+
+int
+ks_mkdir_p(const char *path)
+{
+	char *p = ks_estrdup(path), *s;
+
+	for (s = p + 1; ; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			ks_warn("cannot create directory '%s'", p);
+			free(p);
+			return -1;
+		}
+		*s = c;
+		if (c == '\0')
+			break;
+	}
+	free(p);
+	if (!ks_is_dir(path)) {
+		ks_warnx("cannot create directory '%s': a file is in the way", path);
+		return -1;
+	}
+	return 0;
+}
+
+int
+ks_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+int
+ks_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}

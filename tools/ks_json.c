@@ -1,0 +1,176 @@
+/* ks_json.c - strict JSON in, byte-stable JSON out, typed field access. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks.h"
+
+cJSON *
+ks_json_parse(const char *text, size_t len, const char *what)
+{
+	const char *end = NULL;
+	cJSON *v;
+
+	/* The length form with require_null_terminated rejects trailing junk. */
+	v = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+	if (!v) {
+		size_t off = end && end >= text ? (size_t)(end - text) : 0;
+		ks_warnx("'%s' is not valid JSON (near byte %zu)", what, off);
+	}
+	return v;
+}
+
+cJSON *
+ks_json_load(const char *path)
+{
+	size_t len;
+	char *text = ks_file_read(path, &len);
+	cJSON *v;
+
+	if (!text)
+		return NULL;
+	if (strlen(text) != len) {
+		ks_warnx("'%s' is not valid JSON (it contains a NUL byte)", path);
+		free(text);
+		return NULL;
+	}
+	v = ks_json_parse(text, len, path);
+	free(text);
+	return v;
+}
+
+int
+ks_json_save(const char *path, const cJSON *v)
+{
+	char *text = cJSON_Print(v);
+	struct ks_buf b = { 0 };
+	int rc;
+
+	if (!text) {
+		ks_warnx("cannot format JSON for '%s'", path);
+		return -1;
+	}
+	ks_buf_puts(&b, text);
+	ks_buf_puts(&b, "\n");
+	cJSON_free(text);
+	rc = ks_file_write_atomic(path, b.s, b.len);
+	ks_buf_free(&b);
+	return rc;
+}
+
+static const cJSON *
+field(const cJSON *obj, const char *key, const char *file)
+{
+	const cJSON *v;
+
+	if (!cJSON_IsObject(obj)) {
+		if (file)
+			ks_warnx("'%s': expected an object holding \"%s\"", file, key);
+		return NULL;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	if (!v && file)
+		ks_warnx("'%s': field \"%s\" is missing", file, key);
+	return v;
+}
+
+static void
+wrong_type(const char *file, const char *key, const char *want)
+{
+	if (file)
+		ks_warnx("'%s': field \"%s\" is not %s", file, key, want);
+}
+
+const char *
+ks_json_str(const cJSON *obj, const char *key, const char *file)
+{
+	const cJSON *v = field(obj, key, file);
+
+	if (!v)
+		return NULL;
+	if (!cJSON_IsString(v)) {
+		wrong_type(file, key, "a string");
+		return NULL;
+	}
+	return v->valuestring;
+}
+
+int
+ks_json_num(const cJSON *obj, const char *key, const char *file, double *out)
+{
+	const cJSON *v = field(obj, key, file);
+
+	if (!v)
+		return -1;
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+		wrong_type(file, key, "a number");
+		return -1;
+	}
+	*out = v->valuedouble;
+	return 0;
+}
+
+int
+ks_json_int(const cJSON *obj, const char *key, const char *file, long lo, long hi, long *out)
+{
+	const cJSON *v = field(obj, key, file);
+	double d;
+
+	if (!v)
+		return -1;
+	/* cJSON numbers are doubles: accept only exact small integers. */
+	d = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	if (!cJSON_IsNumber(v) || d != floor(d) || d < (double)lo || d > (double)hi) {
+		if (file)
+			ks_warnx("'%s': field \"%s\" is not an integer from %ld to %ld", file, key, lo, hi);
+		return -1;
+	}
+	*out = (long)d;
+	return 0;
+}
+
+const cJSON *
+ks_json_arr(const cJSON *obj, const char *key, const char *file)
+{
+	const cJSON *v = field(obj, key, file);
+
+	if (v && !cJSON_IsArray(v)) {
+		wrong_type(file, key, "an array");
+		return NULL;
+	}
+	return v;
+}
+
+const cJSON *
+ks_json_obj(const cJSON *obj, const char *key, const char *file)
+{
+	const cJSON *v = field(obj, key, file);
+
+	if (v && !cJSON_IsObject(v)) {
+		wrong_type(file, key, "an object");
+		return NULL;
+	}
+	return v;
+}
+
+void
+ks_json_set_num(cJSON *obj, const char *key, double v)
+{
+	cJSON *item = isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+
+	if (cJSON_GetObjectItemCaseSensitive(obj, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, key, item);
+	else
+		cJSON_AddItemToObject(obj, key, item);
+}
+
+void
+ks_json_set_str(cJSON *obj, const char *key, const char *s)
+{
+	cJSON *item = s ? cJSON_CreateString(s) : cJSON_CreateNull();
+
+	if (cJSON_GetObjectItemCaseSensitive(obj, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, key, item);
+	else
+		cJSON_AddItemToObject(obj, key, item);
+}

@@ -1,0 +1,437 @@
+/*
+ * ks_offline.c - the proposer used when no LLM is configured.
+ *
+ * It works on the tunable parameters a kernel declares (ks_tune.c):
+ * select takes the fastest kernel, hypothesize proposes changes of the
+ * base's parameters scored from what the population measured, and
+ * implement (in ks-implement) rewrites the values.  So the whole loop
+ * runs, and improves, on a machine without an API key.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks.h"
+
+#define MAX_PARAMS 32
+
+static int
+is_ok(const struct ks_cand *c)
+{
+	return c->status && strcmp(c->status, "ok") == 0;
+}
+
+static const cJSON *
+results_of(const struct ks_cand *c)
+{
+	return cJSON_GetObjectItemCaseSensitive(c->bench, "results");
+}
+
+/* Shapes on which a is faster than b. */
+static int
+shapes_won(const struct ks_cand *a, const struct ks_cand *b)
+{
+	const cJSON *ra = results_of(a), *rb = results_of(b);
+	int n = cJSON_GetArraySize(ra), won = 0;
+
+	if (n != cJSON_GetArraySize(rb))
+		return 0;
+	for (int i = 0; i < n; i++) {
+		double ta, tb;
+
+		if (ks_json_num(cJSON_GetArrayItem(ra, i), "time_us", NULL, &ta) == 0 &&
+		    ks_json_num(cJSON_GetArrayItem(rb, i), "time_us", NULL, &tb) == 0 && ta < tb)
+			won++;
+	}
+	return won;
+}
+
+int
+ks_offline_select(struct ks_cand *c, size_t n, cJSON **out)
+{
+	struct ks_cand *base = NULL, *ref = NULL;
+	int ref_won = -1;
+	char *reason;
+
+	for (size_t i = 0; i < n; i++)
+		if (is_ok(&c[i]) && (!base || c[i].score_us < base->score_us))
+			base = &c[i];
+	if (!base)
+		return -1;
+	/* The reference: the kernel that beats the base on the most shapes, then the next fastest. */
+	for (size_t i = 0; i < n; i++) {
+		int won;
+
+		if (!is_ok(&c[i]) || &c[i] == base)
+			continue;
+		won = shapes_won(&c[i], base);
+		if (!ref || won > ref_won || (won == ref_won && c[i].score_us < ref->score_us)) {
+			ref = &c[i];
+			ref_won = won;
+		}
+	}
+	if (!ref)
+		reason = ks_easprintf("offline rule: %s is the only correct kernel (%.4g us), so it is both base and reference",
+		    base->id, base->score_us);
+	else if (ref_won > 0)
+		reason = ks_easprintf("offline rule: %s has the best score (%.4g us); %s is faster on %d benchmark shape(s)",
+		    base->id, base->score_us, ref->id, ref_won);
+	else
+		reason = ks_easprintf("offline rule: %s has the best score (%.4g us); %s is the next best (%.4g us)",
+		    base->id, base->score_us, ref->id, ref->score_us);
+	*out = cJSON_CreateObject();
+	cJSON_AddStringToObject(*out, "base", base->id);
+	cJSON_AddStringToObject(*out, "reference", ref ? ref->id : base->id);
+	cJSON_AddStringToObject(*out, "reason", reason);
+	free(reason);
+	return 0;
+}
+
+/* One proposed change: one or two parameters set to new values. */
+struct move {
+	int nch;
+	int param[2];
+	long value[2];
+	double est, lo, hi;
+	int innovation;
+	char why[160];
+};
+
+struct config {
+	struct ks_param p[MAX_PARAMS];
+	int n;
+	const struct ks_cand *cand;
+};
+
+static int
+load_configs(struct ks_cand *c, size_t n, struct config *cfg)
+{
+	int m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char *path = ks_cand_kernel_path(&c[i]), *src;
+
+		if (!path)
+			continue;
+		src = ks_file_read(path, NULL);
+		free(path);
+		if (!src)
+			continue;
+		cfg[m].n = ks_tune_parse(src, cfg[m].p, MAX_PARAMS);
+		cfg[m].cand = &c[i];
+		free(src);
+		m++;
+	}
+	return m;
+}
+
+/* Geometric mean of the scores of correct kernels whose parameter name == v. */
+static int
+evidence(const struct config *cfg, int m, const char *name, long v, double *gm)
+{
+	double sum = 0;
+	int k = 0;
+
+	for (int i = 0; i < m; i++) {
+		if (!is_ok(cfg[i].cand) || ks_tune_get(cfg[i].p, cfg[i].n, name, LONG_MIN) != v)
+			continue;
+		sum += log(cfg[i].cand->score_us);
+		k++;
+	}
+	if (k == 0)
+		return 0;
+	*gm = exp(sum / k);
+	return k;
+}
+
+static int
+explored(const struct config *cfg, int m, const char *name, long base_value)
+{
+	for (int i = 0; i < m; i++) {
+		long v = ks_tune_get(cfg[i].p, cfg[i].n, name, base_value);
+
+		if (v != base_value)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+index_of(const struct ks_param *p, long v)
+{
+	for (int i = 0; i < p->nallowed; i++)
+		if (p->allowed[i] == v)
+			return i;
+	return -1;
+}
+
+/* Scores setting base parameter p to v from what the population measured. */
+static void
+score_single(const struct ks_param *p, long v, const struct config *cfg, int m, struct move *mv)
+{
+	double gm_new, gm_cur;
+	int ci = index_of(p, p->value), vi = index_of(p, v);
+	int neighbour = ci >= 0 && abs(ci - vi) == 1;
+	int seen = evidence(cfg, m, p->name, v, &gm_new);
+
+	if (seen && evidence(cfg, m, p->name, p->value, &gm_cur)) {
+		mv->est = (gm_cur / gm_new - 1) * 100;
+		mv->lo = mv->est - 10;
+		mv->hi = mv->est + 10;
+		mv->innovation = 2;
+		snprintf(mv->why, sizeof mv->why, "%d measured kernel(s) with %.63s = %ld average %.4g us, against %.4g us with %ld",
+		    seen, p->name, v, gm_new, gm_cur, p->value);
+	} else if (!explored(cfg, m, p->name, p->value)) {
+		mv->est = neighbour ? 10 : 5;
+		mv->lo = neighbour ? -10 : -30;
+		mv->hi = neighbour ? 30 : 60;
+		mv->innovation = neighbour ? 8 : 9;
+		snprintf(mv->why, sizeof mv->why, "no kernel has changed %.63s yet", p->name);
+	} else {
+		mv->est = neighbour ? 8 : 3;
+		mv->lo = neighbour ? -5 : -20;
+		mv->hi = neighbour ? 20 : 30;
+		mv->innovation = neighbour ? 6 : 7;
+		snprintf(mv->why, sizeof mv->why, "%.63s = %ld is untried; it is %s the base's value", p->name, v,
+		    neighbour ? "next to" : "further from");
+	}
+}
+
+/* 1 when some kernel of the population already has exactly this configuration. */
+static int
+tried(const struct ks_param *base, int nb, const struct move *mv, const struct config *cfg, int m)
+{
+	for (int i = 0; i < m; i++) {
+		int same = 1;
+
+		for (int j = 0; j < nb && same; j++) {
+			long want = base[j].value;
+
+			for (int c = 0; c < mv->nch; c++)
+				if (mv->param[c] == j)
+					want = mv->value[c];
+			same = ks_tune_get(cfg[i].p, cfg[i].n, base[j].name, LONG_MIN) == want;
+		}
+		if (same)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+cmp_moves(const void *a, const void *b)
+{
+	const struct move *x = a, *y = b;
+	double px = x->est + x->innovation, py = y->est + y->innovation;
+
+	if (px != py)
+		return px < py ? 1 : -1;
+	if (x->nch != y->nch)
+		return x->nch - y->nch;
+	for (int c = 0; c < x->nch; c++) {
+		if (x->param[c] != y->param[c])
+			return x->param[c] - y->param[c];
+		if (x->value[c] != y->value[c])
+			return x->value[c] < y->value[c] ? -1 : 1;
+	}
+	return 0;
+}
+
+static size_t
+propose_moves(const struct ks_param *bp, int nb, const struct config *cfg, int m, struct move **out)
+{
+	size_t n = 0, cap = 64;
+	struct move *mv = ks_emalloc(cap * sizeof *mv), *singles;
+	size_t nsingles;
+
+	for (int i = 0; i < nb; i++)
+		for (int a = 0; a < bp[i].nallowed; a++) {
+			if (bp[i].allowed[a] == bp[i].value)
+				continue;
+			if (n == cap)
+				mv = ks_erealloc(mv, (cap *= 2) * sizeof *mv);
+			memset(&mv[n], 0, sizeof mv[n]);
+			mv[n].nch = 1;
+			mv[n].param[0] = i;
+			mv[n].value[0] = bp[i].allowed[a];
+			score_single(&bp[i], bp[i].allowed[a], cfg, m, &mv[n]);
+			n++;
+		}
+	/* Pairs of promising single changes of different parameters. */
+	nsingles = n;
+	singles = ks_emalloc(nsingles * sizeof *singles);
+	memcpy(singles, mv, nsingles * sizeof *singles);
+	for (size_t i = 0; i < nsingles; i++)
+		for (size_t j = i + 1; j < nsingles; j++) {
+			const struct move *s = &singles[i], *t = &singles[j];
+
+			if (s->param[0] == t->param[0] || s->est <= 0 || t->est <= 0)
+				continue;
+			if (n == cap)
+				mv = ks_erealloc(mv, (cap *= 2) * sizeof *mv);
+			memset(&mv[n], 0, sizeof mv[n]);
+			mv[n].nch = 2;
+			mv[n].param[0] = s->param[0];
+			mv[n].value[0] = s->value[0];
+			mv[n].param[1] = t->param[0];
+			mv[n].value[1] = t->value[0];
+			/* Gains rarely add up: count the smaller one half. */
+			mv[n].est = fmax(s->est, t->est) + fmin(s->est, t->est) / 2;
+			mv[n].lo = fmin(s->lo, t->lo);
+			mv[n].hi = s->hi + t->hi;
+			mv[n].innovation = (s->innovation > t->innovation ? s->innovation : t->innovation) - 1;
+			snprintf(mv[n].why, sizeof mv[n].why, "combines two promising changes");
+			n++;
+		}
+	free(singles);
+	/* Drop what the population already holds: an exact rerun teaches nothing. */
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!tried(bp, nb, &mv[i], cfg, m))
+			mv[kept++] = mv[i];
+	qsort(mv, kept, sizeof *mv, cmp_moves);
+	*out = mv;
+	return kept;
+}
+
+static char *
+move_title(const struct ks_param *bp, const struct move *mv)
+{
+	struct ks_buf b = { 0 };
+
+	ks_buf_add(&b, "", 0);
+	for (int c = 0; c < mv->nch; c++)
+		ks_buf_printf(&b, "%s%s %ld -> %ld", c ? ", " : "", bp[mv->param[c]].name,
+		    bp[mv->param[c]].value, mv->value[c]);
+	return b.s;
+}
+
+static cJSON *
+move_plan(const struct ks_param *bp, const struct move *mv, const char *base_id)
+{
+	cJSON *plan = cJSON_CreateObject(), *changes = cJSON_CreateObject();
+	char *title = move_title(bp, mv), *s;
+	struct ks_buf rubric = { 0 };
+
+	cJSON_AddStringToObject(plan, "title", title);
+	s = ks_easprintf("Change the tunable parameter%s of %s: %s. Why: %s.", mv->nch > 1 ? "s" : "",
+	    base_id, title, mv->why);
+	cJSON_AddStringToObject(plan, "description", s);
+	free(s);
+	for (int c = 0; c < mv->nch; c++) {
+		ks_buf_printf(&rubric, "set `#define %s %ld` (was %ld); ", bp[mv->param[c]].name, mv->value[c],
+		    bp[mv->param[c]].value);
+		cJSON_AddNumberToObject(changes, bp[mv->param[c]].name, (double)mv->value[c]);
+	}
+	ks_buf_puts(&rubric, "change nothing else");
+	cJSON_AddStringToObject(plan, "rubric", rubric.s);
+	cJSON_AddNumberToObject(plan, "uplift_min", round(mv->lo));
+	cJSON_AddNumberToObject(plan, "uplift_max", round(mv->hi));
+	cJSON_AddNumberToObject(plan, "innovation", mv->innovation < 1 ? 1 : mv->innovation);
+	cJSON_AddItemToObject(plan, "changes", changes);
+	ks_buf_free(&rubric);
+	free(title);
+	return plan;
+}
+
+cJSON *
+ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n)
+{
+	struct ks_param bp[MAX_PARAMS];
+	struct config *cfg;
+	struct move *mv;
+	char *path, *src;
+	cJSON *out, *avenues, *plans;
+	size_t nmoves;
+	int nb, m;
+
+	if (!(path = ks_cand_kernel_path(base)) || !(src = ks_file_read(path, NULL))) {
+		free(path);
+		return NULL;
+	}
+	nb = ks_tune_parse(src, bp, MAX_PARAMS);
+	free(src);
+	if (nb == 0) {
+		ks_warnx("'%s' declares no tunable parameter (\"#define NAME VALUE  ks-tune: ...\"), "
+		    "so the offline proposer has nothing to change: configure an LLM", path);
+		free(path);
+		return NULL;
+	}
+	cfg = ks_ecalloc(n ? n : 1, sizeof *cfg);
+	m = load_configs(c, n, cfg);
+	nmoves = propose_moves(bp, nb, cfg, m, &mv);
+	free(cfg);
+	if (nmoves < 5) {
+		ks_warnx("'%s': only %zu untried configuration(s) near the base are left; the offline proposer "
+		    "needs 5: configure an LLM", path, nmoves);
+		free(mv);
+		free(path);
+		return NULL;
+	}
+	free(path);
+	out = cJSON_CreateObject();
+	avenues = cJSON_AddArrayToObject(out, "avenues");
+	plans = cJSON_AddArrayToObject(out, "plans");
+	for (size_t i = 0; i < nmoves && i < 10; i++) {
+		char *t = move_title(bp, &mv[i]), *s;
+
+		s = ks_easprintf("%s (expected %+.0f%%: %s)", t, mv[i].est, mv[i].why);
+		cJSON_AddItemToArray(avenues, cJSON_CreateString(s));
+		free(s);
+		free(t);
+	}
+	for (size_t i = 0; i < 5; i++)
+		cJSON_AddItemToArray(plans, move_plan(bp, &mv[i], base->id));
+	free(mv);
+	return out;
+}
+
+static double
+plan_value(const cJSON *plan, const char *key)
+{
+	double v;
+
+	return ks_json_num(plan, key, NULL, &v) == 0 ? v : -INFINITY;
+}
+
+static int
+same_plan(const cJSON *a, const cJSON *b)
+{
+	const char *ta = ks_json_str(a, "title", NULL), *tb = ks_json_str(b, "title", NULL);
+	const char *ra = ks_json_str(a, "rubric", NULL), *rb = ks_json_str(b, "rubric", NULL);
+
+	return ta && tb && ra && rb && strcmp(ta, tb) == 0 && strcmp(ra, rb) == 0;
+}
+
+int
+ks_plans_choose(const cJSON *plans, long k, long *chosen)
+{
+	static const char *const criteria[] = { "innovation", "uplift_max", "uplift_min" };
+	int n = cJSON_GetArraySize(plans);
+	long nchosen = 0;
+
+	for (long pick = 0; pick < k; pick++) {
+		const char *key = criteria[pick % 3];
+		int best = -1, allow_repeat;
+
+		/* First pass skips plans that repeat a chosen one; the second takes any. */
+		for (allow_repeat = 0; allow_repeat < 2 && best < 0; allow_repeat++)
+			for (int i = 0; i < n; i++) {
+				const cJSON *p = cJSON_GetArrayItem(plans, i);
+				int taken = 0;
+
+				for (long j = 0; j < nchosen; j++)
+					if (chosen[j] == i || (!allow_repeat && same_plan(p, cJSON_GetArrayItem(plans, (int)chosen[j]))))
+						taken = 1;
+				if (taken)
+					continue;
+				if (best < 0 || plan_value(p, key) > plan_value(cJSON_GetArrayItem(plans, best), key))
+					best = i;
+			}
+		if (best < 0)
+			return -1;
+		chosen[nchosen++] = best;
+	}
+	return 0;
+}

@@ -1,0 +1,409 @@
+/* ks_pop.c - the population directory: ids, run.json, problems, candidates. */
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ks.h"
+
+int
+ks_id_parse(const char *id, long *gen, long *slot)
+{
+	char g[4], extra;
+	long s;
+
+	/* g<NNN>c<S>: exactly three generation digits, a small slot number. */
+	if (!id || id[0] != 'g' || strlen(id) < 6 || id[4] != 'c')
+		return -1;
+	memcpy(g, id + 1, 3);
+	g[3] = '\0';
+	for (int i = 0; i < 3; i++)
+		if (g[i] < '0' || g[i] > '9')
+			return -1;
+	if (id[5] < '0' || id[5] > '9' || sscanf(id + 5, "%ld%c", &s, &extra) != 1 || s > 99)
+		return -1;
+	if (id[5] == '0' && id[6] != '\0')
+		return -1;
+	*gen = atol(g);
+	*slot = s;
+	return 0;
+}
+
+void
+ks_id_format(char *buf, size_t n, long gen, long slot)
+{
+	snprintf(buf, n, "g%03ldc%ld", gen, slot);
+}
+
+char *
+ks_gen_dir(const char *root, long gen)
+{
+	return ks_easprintf("%s/gen-%03ld", root, gen);
+}
+
+char *
+ks_cand_dir(const char *root, long gen, long slot)
+{
+	return ks_easprintf("%s/gen-%03ld/c%ld", root, gen, slot);
+}
+
+static int
+parse_gen_name(const char *name, long *gen)
+{
+	if (strncmp(name, "gen-", 4) != 0 || strlen(name) != 7)
+		return -1;
+	return ks_parse_int(name + 4, 0, KS_MAX_GEN, gen);
+}
+
+static int
+parse_slot_name(const char *name, long *slot)
+{
+	if (name[0] != 'c' || (name[1] == '0' && name[2] != '\0'))
+		return -1;
+	return ks_parse_int(name + 1, 0, 99, slot);
+}
+
+int
+ks_gen_dir_parse(const char *dir, char **root, long *gen)
+{
+	char name[256];
+
+	if (parse_gen_name(ks_path_basename(dir, name, sizeof name), gen) < 0) {
+		ks_warnx("'%s' is not a generation directory (expected POP/gen-NNN)", dir);
+		return -1;
+	}
+	*root = ks_path_dirname(dir);
+	return 0;
+}
+
+int
+ks_cand_dir_parse(const char *dir, char **root, long *gen, long *slot)
+{
+	char name[256], *gdir;
+
+	if (parse_slot_name(ks_path_basename(dir, name, sizeof name), slot) < 0) {
+		ks_warnx("'%s' is not a candidate directory (expected POP/gen-NNN/cS)", dir);
+		return -1;
+	}
+	gdir = ks_path_dirname(dir);
+	if (parse_gen_name(ks_path_basename(gdir, name, sizeof name), gen) < 0) {
+		ks_warnx("'%s' is not a candidate directory (expected POP/gen-NNN/cS)", dir);
+		free(gdir);
+		return -1;
+	}
+	*root = ks_path_dirname(gdir);
+	free(gdir);
+	return 0;
+}
+
+int
+ks_run_load(const char *root, struct ks_run *run)
+{
+	memset(run, 0, sizeof *run);
+	run->root = ks_estrdup(root);
+	run->path = ks_easprintf("%s/run.json", root);
+	if (!ks_exists(run->path)) {
+		ks_warnx("'%s' does not exist: make the population with ks-init first", run->path);
+		goto fail;
+	}
+	if (!(run->json = ks_json_load(run->path)))
+		goto fail;
+	if (!(run->problem = ks_json_str(run->json, "problem", run->path)) ||
+	    !(run->target = ks_json_str(run->json, "target", run->path)) ||
+	    ks_json_int(run->json, "k", run->path, 1, KS_MAX_K, &run->k) < 0)
+		goto fail;
+	return 0;
+fail:
+	ks_run_free(run);
+	return -1;
+}
+
+void
+ks_run_free(struct ks_run *run)
+{
+	free(run->root);
+	free(run->path);
+	cJSON_Delete(run->json);
+	memset(run, 0, sizeof *run);
+}
+
+char *
+ks_kernels_dir(void)
+{
+	const char *env = getenv("KS_KERNELS_DIR");
+	char exe[PATH_MAX], *dir, *cand;
+	ssize_t n;
+
+	if (env && *env)
+		return ks_estrdup(env);
+	/* The tools live in tools/ (or bin/ once installed) beside the problems. */
+	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) < 0)
+		return ks_estrdup("kernels");
+	exe[n] = '\0';
+	dir = ks_path_dirname(exe);
+	cand = ks_easprintf("%s/../kernels", dir);
+	if (!ks_is_dir(cand)) {
+		free(cand);
+		cand = ks_easprintf("%s/../share/kernel-scientist/kernels", dir);
+	}
+	free(dir);
+	return cand;
+}
+
+static int
+valid_problem_name(const char *name)
+{
+	if (!*name || name[0] == '.' || strlen(name) > 64)
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789-_", *p))
+			return 0;
+	return 1;
+}
+
+static int
+shapes_valid(const struct ks_problem *p, const cJSON *shapes, const char *key)
+{
+	const cJSON *s, *d;
+
+	if (cJSON_GetArraySize(shapes) < 1) {
+		ks_warnx("'%s': field \"%s\" holds no shape", p->path, key);
+		return 0;
+	}
+	cJSON_ArrayForEach(s, shapes) {
+		cJSON_ArrayForEach(d, p->dims) {
+			long v;
+
+			if (!cJSON_IsString(d) || ks_json_int(s, d->valuestring, p->path, 1, 1L << 30, &v) < 0)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+int
+ks_problem_load(const char *name, struct ks_problem *p)
+{
+	char *kdir;
+
+	memset(p, 0, sizeof *p);
+	if (!valid_problem_name(name)) {
+		ks_warnx("'%s' is not a valid problem name", name);
+		return -1;
+	}
+	kdir = ks_kernels_dir();
+	p->name = ks_estrdup(name);
+	p->dir = ks_easprintf("%s/%s", kdir, name);
+	p->path = ks_easprintf("%s/problem.json", p->dir);
+	if (!ks_exists(p->path)) {
+		ks_warnx("unknown problem '%s': no '%s'", name, p->path);
+		free(kdir);
+		goto fail;
+	}
+	free(kdir);
+	if (!(p->json = ks_json_load(p->path)))
+		goto fail;
+	if (!(p->language = ks_json_str(p->json, "language", p->path)) ||
+	    !(p->entry_name = ks_json_str(p->json, "entry_name", p->path)) ||
+	    !(p->seed_kernel = ks_json_str(p->json, "seed_kernel", p->path)) ||
+	    !(p->dims = ks_json_arr(p->json, "dims", p->path)) ||
+	    !(p->test_shapes = ks_json_arr(p->json, "test_shapes", p->path)) ||
+	    !(p->bench_shapes = ks_json_arr(p->json, "bench_shapes", p->path)) ||
+	    !ks_json_arr(p->json, "targets", p->path) ||
+	    !ks_json_arr(p->json, "harness_sources", p->path))
+		goto fail;
+	if (!shapes_valid(p, p->test_shapes, "test_shapes") ||
+	    !shapes_valid(p, p->bench_shapes, "bench_shapes"))
+		goto fail;
+	return 0;
+fail:
+	ks_problem_free(p);
+	return -1;
+}
+
+void
+ks_problem_free(struct ks_problem *p)
+{
+	free(p->name);
+	free(p->dir);
+	free(p->path);
+	cJSON_Delete(p->json);
+	memset(p, 0, sizeof *p);
+}
+
+char *
+ks_problem_file(const struct ks_problem *p, const char *key)
+{
+	const char *name = ks_json_str(p->json, key, p->path);
+
+	if (!name)
+		return NULL;
+	if (strstr(name, "..") || name[0] == '/') {
+		ks_warnx("'%s': field \"%s\" must name a file in the problem folder", p->path, key);
+		return NULL;
+	}
+	return ks_easprintf("%s/%s", p->dir, name);
+}
+
+char *
+ks_shape_name(const cJSON *shape, const cJSON *dims)
+{
+	struct ks_buf b = { 0 };
+	const cJSON *d;
+
+	ks_buf_add(&b, "", 0);
+	cJSON_ArrayForEach(d, dims) {
+		const cJSON *v = cJSON_IsString(d) ? cJSON_GetObjectItemCaseSensitive(shape, d->valuestring) : NULL;
+
+		ks_buf_printf(&b, "%s%ld", b.len ? "x" : "", cJSON_IsNumber(v) ? (long)v->valuedouble : 0L);
+	}
+	return b.s;
+}
+
+static int
+cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The numbers N of the entries "<prefix>N" of dir, sorted. */
+static long *
+list_numbered(const char *dir, int (*parse)(const char *, long *), size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	long *v = NULL, x;
+	size_t cap = 0;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		if (parse(e->d_name, &x) < 0)
+			continue;
+		if (*n == cap)
+			v = ks_erealloc(v, (cap = cap * 2 + 8) * sizeof *v);
+		v[(*n)++] = x;
+	}
+	closedir(d);
+	qsort(v, *n, sizeof *v, cmp_long);
+	return v;
+}
+
+static int
+cand_load(struct ks_cand *c, const char *root, long gen, long slot)
+{
+	char *path;
+
+	memset(c, 0, sizeof *c);
+	c->gen = gen;
+	c->slot = slot;
+	c->score_us = -1;
+	ks_id_format(c->id, sizeof c->id, gen, slot);
+	c->dir = ks_cand_dir(root, gen, slot);
+	path = ks_easprintf("%s/candidate.json", c->dir);
+	if (!ks_exists(path)) {
+		free(path);
+		return 1;
+	}
+	c->candidate = ks_json_load(path);
+	free(path);
+	if (!c->candidate)
+		return -1;
+	path = ks_easprintf("%s/bench.json", c->dir);
+	if (ks_exists(path)) {
+		if (!(c->bench = ks_json_load(path)) ||
+		    !(c->status = ks_json_str(c->bench, "status", path))) {
+			free(path);
+			return -1;
+		}
+		if (strcmp(c->status, "ok") == 0 && ks_json_num(c->bench, "score_us", path, &c->score_us) < 0) {
+			free(path);
+			return -1;
+		}
+	}
+	free(path);
+	return 0;
+}
+
+int
+ks_cands_load(const char *root, long before_gen, struct ks_cand **out, size_t *n)
+{
+	size_t ngens, nslots, cap = 0;
+	long *gens, *slots;
+	struct ks_cand *c = NULL;
+	int rc = 0;
+
+	*n = 0;
+	gens = list_numbered(root, parse_gen_name, &ngens);
+	for (size_t i = 0; i < ngens && gens[i] < before_gen && rc == 0; i++) {
+		char *gdir = ks_gen_dir(root, gens[i]);
+
+		slots = list_numbered(gdir, parse_slot_name, &nslots);
+		for (size_t j = 0; j < nslots; j++) {
+			if (*n == cap)
+				c = ks_erealloc(c, (cap = cap * 2 + 16) * sizeof *c);
+			int r = cand_load(&c[*n], root, gens[i], slots[j]);
+			if (r == 0) {
+				(*n)++;
+				continue;
+			}
+			free(c[*n].dir);
+			cJSON_Delete(c[*n].candidate);
+			cJSON_Delete(c[*n].bench);
+			if (r < 0) {
+				rc = -1;
+				break;
+			}
+		}
+		free(slots);
+		free(gdir);
+	}
+	free(gens);
+	if (rc < 0) {
+		ks_cands_free(c, *n);
+		c = NULL;
+		*n = 0;
+	}
+	*out = c;
+	return rc;
+}
+
+void
+ks_cands_free(struct ks_cand *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(c[i].dir);
+		cJSON_Delete(c[i].candidate);
+		cJSON_Delete(c[i].bench);
+	}
+	free(c);
+}
+
+struct ks_cand *
+ks_cands_find(struct ks_cand *c, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(c[i].id, id) == 0)
+			return &c[i];
+	return NULL;
+}
+
+char *
+ks_cand_kernel_path(const struct ks_cand *c)
+{
+	static const char *const exts[] = { "c", "hip", "cu" };
+
+	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+		char *p = ks_easprintf("%s/kernel.%s", c->dir, exts[i]);
+
+		if (ks_exists(p))
+			return p;
+		free(p);
+	}
+	ks_warnx("'%s' holds no kernel source (kernel.c, kernel.hip or kernel.cu)", c->dir);
+	return NULL;
+}

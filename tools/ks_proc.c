@@ -1,0 +1,257 @@
+/* ks_proc.c - child processes with a wall-clock limit and resource limits. */
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ks.h"
+
+static volatile sig_atomic_t caught_signal;
+
+static void
+on_signal(int sig)
+{
+	caught_signal = sig;
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void
+redirect(const char *path, int fd, int flags)
+{
+	int f = open(path ? path : "/dev/null", flags, 0644);
+
+	if (f < 0) {
+		dprintf(2, "%s: cannot open '%s': %s\n", ks_progname, path, strerror(errno));
+		_exit(126);
+	}
+	if (f != fd) {
+		dup2(f, fd);
+		close(f);
+	}
+}
+
+static void
+set_limit(int resource, rlim_t v)
+{
+	struct rlimit rl = { v, v };
+
+	setrlimit(resource, &rl);
+}
+
+/* In the child: limits, descriptors, then exec; errno goes back on errpipe. */
+static _Noreturn void
+child(char *const argv[], const struct ks_proc_opts *o, int errpipe)
+{
+	int err;
+
+	setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (o->cwd && chdir(o->cwd) < 0) {
+		err = errno;
+		(void)!write(errpipe, &err, sizeof err);
+		_exit(126);
+	}
+	redirect(o->in_path, 0, O_RDONLY);
+	redirect(o->out_path, 1, O_WRONLY | O_CREAT | O_TRUNC);
+	if (o->err_path && o->out_path && strcmp(o->err_path, o->out_path) == 0)
+		dup2(1, 2);
+	else
+		redirect(o->err_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
+	if (o->result_fd > 2 && o->result_path)
+		redirect(o->result_path, o->result_fd, O_WRONLY | O_CREAT | O_TRUNC);
+	set_limit(RLIMIT_CORE, 0);
+	if (o->mem_mb > 0)
+		set_limit(RLIMIT_AS, (rlim_t)o->mem_mb << 20);
+	if (o->cpu_s > 0)
+		set_limit(RLIMIT_CPU, (rlim_t)o->cpu_s);
+	execvp(argv[0], argv);
+	err = errno;
+	(void)!write(errpipe, &err, sizeof err);
+	_exit(127);
+}
+
+int
+ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_result *r)
+{
+	struct sigaction sa, old_int, old_term, old_hup;
+	int pipefd[2], status, err = 0;
+	double start, deadline;
+	pid_t pid, w;
+	ssize_t n;
+
+	memset(r, 0, sizeof *r);
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		ks_warn("cannot create a pipe");
+		return -1;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	caught_signal = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+
+	start = now_s();
+	if ((pid = fork()) < 0) {
+		ks_warn("cannot fork");
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(pipefd[0]);
+		child(argv, o, pipefd[1]);
+	}
+	/* Both sides set the group, so a kill right after fork reaches it. */
+	setpgid(pid, pid);
+	close(pipefd[1]);
+	while ((n = read(pipefd[0], &err, sizeof err)) < 0 && errno == EINTR)
+		;
+	close(pipefd[0]);
+
+	deadline = o->timeout_s > 0 ? start + o->timeout_s : 0;
+	for (;;) {
+		w = waitpid(pid, &status, WNOHANG);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			ks_warn("cannot wait for '%s'", argv[0]);
+			break;
+		}
+		if (caught_signal)
+			kill(-pid, SIGKILL);
+		else if (deadline && now_s() > deadline) {
+			r->timed_out = 1;
+			kill(-pid, SIGKILL);
+		}
+		struct timespec ts = { 0, 2000000 };
+		nanosleep(&ts, NULL);
+	}
+	/* Whatever it forked dies with it. */
+	kill(-pid, SIGKILL);
+	r->seconds = now_s() - start;
+
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	if (caught_signal)
+		raise(caught_signal);
+
+	if (n == (ssize_t)sizeof err && err) {
+		errno = err;
+		ks_warn("cannot run '%s'", argv[0]);
+		return -1;
+	}
+	if (WIFEXITED(status)) {
+		r->exited = 1;
+		r->status = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		r->signaled = 1;
+		r->sig = WTERMSIG(status);
+	}
+	return 0;
+}
+
+char *
+ks_proc_describe(const struct ks_proc_result *r)
+{
+	if (r->timed_out)
+		return ks_easprintf("killed after %.1f s, past its time limit", r->seconds);
+	if (r->signaled)
+		return ks_easprintf("killed by signal %d (%s)", r->sig, strsignal(r->sig));
+	return ks_easprintf("exited with status %d", r->status);
+}
+
+/* Quotes for a POSIX shell, so a recorded command can be pasted back. */
+char *
+ks_shell_quote_argv(char *const argv[])
+{
+	struct ks_buf b = { 0 };
+
+	ks_buf_add(&b, "", 0);
+	for (int i = 0; argv[i]; i++) {
+		const char *a = argv[i];
+		int plain = *a != '\0';
+
+		for (const char *p = a; *p; p++)
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%", *p))
+				plain = 0;
+		if (i)
+			ks_buf_puts(&b, " ");
+		if (plain) {
+			ks_buf_puts(&b, a);
+			continue;
+		}
+		ks_buf_puts(&b, "'");
+		for (const char *p = a; *p; p++) {
+			if (*p == '\'')
+				ks_buf_puts(&b, "'\\''");
+			else
+				ks_buf_add(&b, p, 1);
+		}
+		ks_buf_puts(&b, "'");
+	}
+	return b.s;
+}
+
+char *
+ks_proc_capture(char *const argv[], double timeout_s)
+{
+	char tmp[] = "/tmp/ks-capture.XXXXXX", *text;
+	struct ks_proc_opts o = { 0 };
+	struct ks_proc_result r;
+	int fd;
+
+	if ((fd = mkstemp(tmp)) < 0) {
+		ks_warn("cannot create a temporary file in '/tmp'");
+		return NULL;
+	}
+	close(fd);
+	o.out_path = tmp;
+	o.timeout_s = timeout_s;
+	text = ks_proc_run(argv, &o, &r) == 0 ? ks_file_read(tmp, NULL) : NULL;
+	unlink(tmp);
+	if (text && strlen(text) > 65536)
+		text[65536] = '\0';
+	return text;
+}
+
+int
+ks_lock_wait(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+
+	if (fd < 0) {
+		ks_warn("cannot open lock file '%s'", path);
+		return -1;
+	}
+	/* Left open on purpose: the lock lasts until the process exits. */
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno != EINTR) {
+			ks_warn("cannot lock '%s'", path);
+			close(fd);
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,303 @@
+/* ks_util.c - program name, error lines, memory and string helpers. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ks.h"
+
+const char *ks_progname = "ks";
+
+void
+ks_setprogname(const char *argv0)
+{
+	const char *slash = strrchr(argv0, '/');
+
+	ks_progname = slash ? slash + 1 : argv0;
+}
+
+static void
+vwarn_common(const char *fmt, va_list ap, int err)
+{
+	fprintf(stderr, "%s: ", ks_progname);
+	vfprintf(stderr, fmt, ap);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+void
+ks_warn(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_common(fmt, ap, err);
+	va_end(ap);
+}
+
+void
+ks_warnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_common(fmt, ap, 0);
+	va_end(ap);
+}
+
+void
+ks_info(const char *fmt, ...)
+{
+	const char *quiet = getenv("KS_QUIET");
+	va_list ap;
+
+	if (quiet && *quiet && strcmp(quiet, "0") != 0)
+		return;
+	va_start(ap, fmt);
+	vwarn_common(fmt, ap, 0);
+	va_end(ap);
+}
+
+void
+ks_die(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_common(fmt, ap, err);
+	va_end(ap);
+	exit(1);
+}
+
+void
+ks_diex(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_common(fmt, ap, 0);
+	va_end(ap);
+	exit(1);
+}
+
+void *
+ks_emalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		ks_die("cannot allocate %zu bytes", n);
+	return p;
+}
+
+void *
+ks_ecalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		ks_die("cannot allocate %zu bytes", n * size);
+	return p;
+}
+
+void *
+ks_erealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		ks_die("cannot allocate %zu bytes", n);
+	return q;
+}
+
+char *
+ks_estrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		ks_die("cannot allocate %zu bytes", strlen(s) + 1);
+	return p;
+}
+
+char *
+ks_easprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		ks_diex("cannot format a string");
+	s = ks_emalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+int
+ks_parse_int(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+ks_parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+char *
+ks_path_dirname(const char *path)
+{
+	size_t n = strlen(path);
+	char *d;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	while (n > 0 && path[n - 1] != '/')
+		n--;
+	if (n == 0)
+		return ks_estrdup(".");
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	d = ks_emalloc(n + 1);
+	memcpy(d, path, n);
+	d[n] = '\0';
+	return d;
+}
+
+const char *
+ks_path_basename(const char *path, char *buf, size_t n)
+{
+	size_t end = strlen(path), start;
+
+	while (end > 1 && path[end - 1] == '/')
+		end--;
+	start = end;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	if (end - start >= n)
+		end = start + n - 1;
+	memcpy(buf, path + start, end - start);
+	buf[end - start] = '\0';
+	return buf;
+}
+
+int
+ks_fclose_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		ks_warn("cannot write to standard output");
+		return -1;
+	}
+	return 0;
+}
+
+void
+ks_buf_add(struct ks_buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->s = ks_erealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void
+ks_buf_puts(struct ks_buf *b, const char *s)
+{
+	ks_buf_add(b, s, strlen(s));
+}
+
+void
+ks_buf_printf(struct ks_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	s = ks_emalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	ks_buf_add(b, s, (size_t)n);
+	free(s);
+}
+
+void
+ks_buf_free(struct ks_buf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+static _Noreturn void
+usage_exit(FILE *f, const char *operand, const char *help, int status)
+{
+	fprintf(f, "usage: %s [-o file] %s\n%s", ks_progname, operand, help);
+	exit(status);
+}
+
+const char *
+ks_args_dir_out(int argc, char *argv[], const char *operand, const char *help, const char **out)
+{
+	int ch;
+
+	ks_setprogname(argv[0]);
+	*out = NULL;
+	if (argc > 1 && strcmp(argv[1], "--help") == 0)
+		usage_exit(stdout, operand, help, 0);
+	while ((ch = getopt(argc, argv, "ho:")) != -1) {
+		switch (ch) {
+		case 'h':
+			usage_exit(stdout, operand, help, 0);
+		case 'o':
+			*out = optarg;
+			break;
+		default:
+			usage_exit(stderr, operand, help, 2);
+		}
+	}
+	if (argc - optind != 1)
+		usage_exit(stderr, operand, help, 2);
+	return argv[optind];
+}
