@@ -180,13 +180,18 @@ add_results(const struct bench *b, const cJSON *hres, cJSON *res, double *score)
 		cJSON_ArrayForEach(d, b->prob.dims)
 			cJSON_AddNumberToObject(shape, d->valuestring,
 			    cJSON_GetObjectItemCaseSensitive(s, d->valuestring)->valuedouble);
+		/* The spread of a single run is unknown: null, not a number. */
 		for (size_t k = 0; k < sizeof stat_keys / sizeof stat_keys[0]; k++) {
-			if (ks_json_num(h, stat_keys[k], NULL, &v) < 0 || v < 0)
+			const cJSON *x = cJSON_GetObjectItemCaseSensitive(h, stat_keys[k]);
+
+			if (cJSON_IsNull(x) && strcmp(stat_keys[k], "stderr_us") == 0)
+				cJSON_AddNullToObject(e, stat_keys[k]);
+			else if (ks_json_num(h, stat_keys[k], NULL, &v) < 0 || v < 0)
 				return -1;
-			cJSON_AddNumberToObject(e, stat_keys[k], v);
+			else
+				cJSON_AddNumberToObject(e, stat_keys[k], v);
 		}
-		ks_json_num(h, "time_us", NULL, &v);
-		if (v <= 0)
+		if (ks_json_num(h, "time_us", NULL, &v) < 0 || v <= 0)
 			return -1;
 		logsum += log(v);
 	}

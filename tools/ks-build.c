@@ -18,7 +18,7 @@ struct build {
 	struct ks_run run;
 	struct ks_problem prob;
 	const struct ks_target *target;
-	char *kernel, *runner, *tmp_runner, *log;
+	char *kernel, *runner, *log;
 };
 
 static void
@@ -56,7 +56,7 @@ build_argv(struct build *b)
 			argv_add(&argv, &n, ks_easprintf("%s/%s", b->prob.dir, src->valuestring));
 	argv_add(&argv, &n, ks_estrdup(b->kernel));
 	argv_add(&argv, &n, ks_estrdup("-o"));
-	argv_add(&argv, &n, ks_estrdup(b->tmp_runner));
+	argv_add(&argv, &n, ks_estrdup(b->runner));
 	for (const char *const *l = b->target->libs; *l; l++)
 		argv_add(&argv, &n, ks_estrdup(*l));
 	free(kdir);
@@ -109,14 +109,15 @@ compile(struct build *b, cJSON *out)
 	cmd = ks_shell_quote_argv(argv);
 	o.out_path = o.err_path = b->log;
 	o.timeout_s = limit_of(&b->prob, "build_s", 120);
-	unlink(b->tmp_runner);
+	/* Only a binary of this very build may stand as the runner. */
+	unlink(b->runner);
 	if (ks_proc_run(argv, &o, &r) < 0) {
 		argv_free(argv);
 		free(cmd);
 		free(version);
 		return -1;
 	}
-	ok = r.exited && r.status == 0 && ks_exists(b->tmp_runner);
+	ok = r.exited && r.status == 0 && ks_exists(b->runner);
 	diag = ks_file_read(b->log, NULL);
 	if (!diag)
 		diag = ks_estrdup("");
@@ -162,20 +163,12 @@ build(const char *dir, const char *out)
 	if (!(b.kernel = ks_cand_kernel_path(&self)))
 		goto out_prob;
 	b.runner = ks_easprintf("%s/runner", dir);
-	b.tmp_runner = ks_easprintf("%s/.runner.tmp", dir);
 	b.log = ks_easprintf("%s/build.log", dir);
 	res = cJSON_CreateObject();
 	if ((ok = compile(&b, res)) < 0)
 		goto out_prob;
-	/* Only a binary of this very build may stand as the runner. */
-	if (ok && rename(b.tmp_runner, b.runner) < 0) {
-		ks_warn("cannot rename '%s' to '%s'", b.tmp_runner, b.runner);
-		goto out_prob;
-	}
-	if (!ok) {
-		unlink(b.tmp_runner);
+	if (!ok)
 		unlink(b.runner);
-	}
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/build.json", dir);
 	if (ks_json_save(path, res) == 0)
 		rc = 0;
@@ -188,7 +181,6 @@ out:
 	free(path);
 	free(b.kernel);
 	free(b.runner);
-	free(b.tmp_runner);
 	free(b.log);
 	free(b.root);
 	return rc;

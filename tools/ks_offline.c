@@ -95,6 +95,7 @@ struct move {
 	long value[2];
 	double est, lo, hi;
 	int innovation;
+	int measured;      /* est comes from kernels that have the new value */
 	char why[160];
 };
 
@@ -180,6 +181,7 @@ score_single(const struct ks_param *p, long v, const struct config *cfg, int m, 
 		mv->lo = mv->est - 10;
 		mv->hi = mv->est + 10;
 		mv->innovation = 2;
+		mv->measured = 1;
 		snprintf(mv->why, sizeof mv->why, "%d measured kernel(s) with %.63s = %ld average %.4g us, against %.4g us with %ld",
 		    seen, p->name, v, gm_new, gm_cur, p->value);
 	} else if (!explored(cfg, m, p->name, p->value)) {
@@ -258,7 +260,11 @@ propose_moves(const struct ks_param *bp, int nb, const struct config *cfg, int m
 			score_single(&bp[i], bp[i].allowed[a], cfg, m, &mv[n]);
 			n++;
 		}
-	/* Pairs of promising single changes of different parameters. */
+	/*
+	 * Pairs: two changes of different parameters that each measured
+	 * faster.  Untested changes are tried one at a time first, so that
+	 * every result says which change it was.
+	 */
 	nsingles = n;
 	singles = ks_emalloc(nsingles * sizeof *singles);
 	memcpy(singles, mv, nsingles * sizeof *singles);
@@ -266,7 +272,7 @@ propose_moves(const struct ks_param *bp, int nb, const struct config *cfg, int m
 		for (size_t j = i + 1; j < nsingles; j++) {
 			const struct move *s = &singles[i], *t = &singles[j];
 
-			if (s->param[0] == t->param[0] || s->est <= 0 || t->est <= 0)
+			if (s->param[0] == t->param[0] || !s->measured || !t->measured || s->est <= 0 || t->est <= 0)
 				continue;
 			if (n == cap)
 				mv = ks_erealloc(mv, (cap *= 2) * sizeof *mv);
@@ -281,7 +287,7 @@ propose_moves(const struct ks_param *bp, int nb, const struct config *cfg, int m
 			mv[n].lo = fmin(s->lo, t->lo);
 			mv[n].hi = s->hi + t->hi;
 			mv[n].innovation = (s->innovation > t->innovation ? s->innovation : t->innovation) - 1;
-			snprintf(mv[n].why, sizeof mv[n].why, "combines two promising changes");
+			snprintf(mv[n].why, sizeof mv[n].why, "both changes measured faster on their own");
 			n++;
 		}
 	free(singles);
@@ -335,6 +341,40 @@ move_plan(const struct ks_param *bp, const struct move *mv, const char *base_id)
 	return plan;
 }
 
+static int
+shares_param(const struct move *a, const struct move *b)
+{
+	for (int i = 0; i < a->nch; i++)
+		for (int j = 0; j < b->nch; j++)
+			if (a->param[i] == b->param[j])
+				return 1;
+	return 0;
+}
+
+/*
+ * Moves the best k moves to the front, preferring ones that change
+ * parameters no earlier pick changes: five plans on five knobs teach
+ * more than five values of one.  The order stays deterministic.
+ */
+static void
+pick_diverse(struct move *mv, size_t n, size_t k)
+{
+	size_t picked = 0;
+
+	for (int pass = 0; pass < 2 && picked < k; pass++)
+		for (size_t i = picked; i < n && picked < k; i++) {
+			int clash = 0;
+
+			for (size_t j = 0; j < picked && !pass; j++)
+				clash |= shares_param(&mv[i], &mv[j]);
+			if (clash)
+				continue;
+			struct move t = mv[i];
+			memmove(&mv[picked + 1], &mv[picked], (i - picked) * sizeof *mv);
+			mv[picked++] = t;
+		}
+}
+
 cJSON *
 ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n)
 {
@@ -381,6 +421,7 @@ ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n)
 		free(s);
 		free(t);
 	}
+	pick_diverse(mv, nmoves, 5);
 	for (size_t i = 0; i < 5; i++)
 		cJSON_AddItemToArray(plans, move_plan(bp, &mv[i], base->id));
 	free(mv);

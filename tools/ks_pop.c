@@ -148,6 +148,11 @@ ks_kernels_dir(void)
 		cand = ks_easprintf("%s/../share/kernel-scientist/kernels", dir);
 	}
 	free(dir);
+	/* Canonical, so recorded build commands read well and can be pasted. */
+	if (realpath(cand, exe)) {
+		free(cand);
+		cand = ks_estrdup(exe);
+	}
 	return cand;
 }
 

@@ -1,0 +1,81 @@
+#!/usr/bin/env bats
+# ks-init: creates run.json once; refuses a POP made for something else.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+@test "ks-init -h prints usage and exits 0" {
+	run -0 ks-init -h
+	assert_output --partial "usage: ks-init"
+}
+
+@test "ks-init without a pop is a usage error" {
+	run -2 ks-init
+	assert_output --partial "usage: ks-init"
+}
+
+@test "ks-init writes run.json with the problem, target, K and models" {
+	run -0 ks-init -p sgemm -t cpu -k 4 pop
+	assert_file_exists pop/run.json
+	assert_equal "$(jget pop/run.json '["problem"]')" sgemm
+	assert_equal "$(jget pop/run.json '["target"]')" cpu
+	assert_equal "$(jget pop/run.json '["k"]')" 4
+	assert_equal "$(jget pop/run.json '["models"]["select"]')" offline
+	run jget pop/run.json '["created_at"]'
+	assert_output --regexp '^[0-9]{4}-[0-9]{2}-[0-9]{2}T'
+}
+
+@test "ks-init defaults to sgemm on cpu with K=3" {
+	run -0 ks-init pop
+	assert_equal "$(jget pop/run.json '["problem"]')" sgemm
+	assert_equal "$(jget pop/run.json '["k"]')" 3
+}
+
+@test "ks-init a second time with the same options leaves run.json untouched" {
+	ks-init -k 3 pop
+	touch -d '2020-01-01' pop/run.json
+	before=$(stat -c %Y pop/run.json)
+	run -0 ks-init -p sgemm -t cpu -k 3 pop
+	assert_equal "$(stat -c %Y pop/run.json)" "$before"
+}
+
+@test "ks-init refuses a POP made for another problem" {
+	ks-init pop
+	mkdir -p kernels/other && cp -r "$KS_ROOT/kernels/common" kernels/ && cp -r "$KS_ROOT/kernels/sgemm"/* kernels/other/
+	KS_KERNELS_DIR=$PWD/kernels run -1 ks-init -p other pop
+	assert_output "ks-init: 'pop/run.json' was made for problem 'sgemm', not 'other': use another POP"
+	assert_equal "$(jget pop/run.json '["problem"]')" sgemm
+}
+
+@test "ks-init refuses another K" {
+	ks-init -k 3 pop
+	run -1 ks-init -k 2 pop
+	assert_output --partial "was made with K=3, not K=2"
+}
+
+@test "ks-init names an unknown problem and writes nothing" {
+	run -1 ks-init -p no-such-problem pop
+	assert_output --partial "unknown problem 'no-such-problem'"
+	assert_file_not_exists pop/run.json
+}
+
+@test "ks-init rejects an unknown target" {
+	run -1 ks-init -t vax pop
+	assert_output --partial "unknown target 'vax'"
+	assert_file_not_exists pop/run.json
+}
+
+@test "ks-init rejects K out of range as a usage error" {
+	run -2 ks-init -k 9 pop
+	assert_output --partial "K must be an integer from 1 to 5, not '9'"
+}
+
+@test "a malformed run.json is named in one error line" {
+	mkdir pop && echo '{"problem": "sgemm", ' > pop/run.json
+	run -1 ks-init pop
+	assert_output "ks-init: 'pop/run.json' is not valid JSON (near byte 22)"
+}
