@@ -273,8 +273,12 @@ parse_shape(const char *s, struct shape *sh)
 			return "each dim must be from 1 to 2147483647";
 		sh->dims[i] = (int)v;
 		p = end;
-		if (i + 1 < P->ndims && *p++ != 'x')
+		if (i + 1 == P->ndims)
+			break;
+		if (*p == '\0')
 			return "too few dims";
+		if (*p++ != 'x')
+			return "expected dims joined by 'x'";
 	}
 	if (*p == 'x')
 		return "too many dims";
@@ -410,12 +414,11 @@ static void
 describe_failure(struct report *r, const char *what, const struct shape *sh,
     const struct ks_check *c, double rtol, double atol)
 {
-	char name[256], elem[128];
+	char elem[128];
 	char *buf = r->failure;
 	size_t n = sizeof(r->failure);
 	int len;
 
-	format_shape(name, sizeof(name), sh);
 	len = snprintf(buf, n, "%s: ", what);
 	if (c->bad == 0) {
 		/* the problem's check failed for a reason of its own */
@@ -439,6 +442,7 @@ do_test(const struct opts *o, const struct shape *sh, struct report *r)
 	struct test_rec *rec = &r->tests[r->ntests++];
 	struct ks_check c;
 	char what[300];
+	int len;
 	void *st;
 
 	st = setup_shape(sh);
@@ -451,8 +455,8 @@ do_test(const struct opts *o, const struct shape *sh, struct report *r)
 	rec->max_abs_err = c.max_abs_err;
 	rec->worst_ratio = c.worst_ratio;
 	if (!c.ok) {
-		strcpy(what, "shape ");
-		format_shape(what + 6, sizeof(what) - 6, sh);
+		len = snprintf(what, sizeof(what), "shape ");
+		format_shape(what + len, sizeof(what) - len, sh);
 		describe_failure(r, what, sh, &c, o->rtol, o->atol);
 	}
 	return c.ok;

@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# make generation: the loop end to end on the default problem.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+gen() {
+	make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" "$@"
+}
+
+# assert_candidate DIR: the four files of a finished candidate, consistent.
+assert_candidate() {
+	local dir=$1 id
+	id=$(basename "$(dirname "$dir")" | sed 's/gen-/g/')$(basename "$dir")
+	assert_file_exists "$dir/kernel.c"
+	assert_file_exists "$dir/runner"
+	assert_equal "$(jget "$dir/candidate.json" '["id"]')" "$id"
+	assert_equal "$(jget "$dir/build.json" '["ok"]')" true
+	assert_equal "$(jget "$dir/build.json" '["target"]')" cpu
+	assert_equal "$(jget "$dir/bench.json" '["id"]')" "$id"
+	assert_equal "$(jget "$dir/bench.json" '["status"]')" ok
+	assert_equal "$(jget "$dir/bench.json" '["correct"]')" true
+	run jget "$dir/bench.json" '["score_us"] > 0'
+	assert_output true
+}
+
+@test "make generation N=2 makes generations 0, 1 and 2 as DESIGN.md lays them out" {
+	run -0 gen N=2
+	assert_output --regexp "pop: generations 0\.\.2, 7 kernels, 7 correct; best g00[0-2]c[0-2] "
+	assert_candidate pop/gen-000/c0
+	for g in 001 002; do
+		assert_file_exists pop/gen-$g/select.json
+		assert_file_exists pop/gen-$g/hypotheses.json
+		for s in 0 1 2; do
+			assert_candidate pop/gen-$g/c$s
+			assert_equal "$(jget pop/gen-$g/c$s/candidate.json '["generation"]')" "$((10#$g))"
+			assert_equal "$(jget pop/gen-$g/c$s/candidate.json '["slot"]')" "$s"
+		done
+	done
+	assert_file_not_exists pop/gen-000/select.json
+	assert_file_not_exists pop/gen-003
+	# generation 2 builds on a kernel of generation 0 or 1, and says which
+	run jget pop/gen-002/select.json '["base"]'
+	assert_output --regexp '^g00[01]c[0-2]$'
+	assert_equal "$(jget pop/gen-002/c1/candidate.json '["parents"]["base"]')" "$output"
+	assert_equal "$(jget pop/gen-002/hypotheses.json '["chosen"]')" "[0, 1, 2]"
+	assert_all_json_valid pop
+	assert_no_temp_files pop
+}
+
+@test "the second run of the same command does nothing and says so" {
+	gen N=1
+	touch marker
+	sleep 1
+	run -0 gen N=1
+	assert_line "ks: generations 0..1 of $BATS_TEST_TMPDIR/pop are complete: nothing to do"
+	run find pop -newer marker
+	assert_output ""
+}
+
+@test "make generation N=0 makes only the seed, built and benched" {
+	run -0 gen N=0
+	assert_candidate pop/gen-000/c0
+	assert_file_not_exists pop/gen-001
+	assert_equal "$(jget pop/gen-000/c0/candidate.json '["model"]')" seed
+	cmp "$KS_ROOT/kernels/sgemm/seed.c" pop/gen-000/c0/kernel.c
+}
+
+@test "a later N extends the run without redoing earlier generations" {
+	gen N=1
+	touch marker
+	sleep 1
+	run -0 gen N=2
+	run find pop/gen-000 pop/gen-001 -newer marker -type f
+	assert_output ""
+	assert_file_exists pop/gen-002/c2/bench.json
+}
+
+@test "make -j runs the K candidates in parallel and loses nothing" {
+	run -0 gen -j3 N=1 K=3
+	for s in 0 1 2; do
+		assert_candidate pop/gen-001/c$s
+	done
+	assert_no_temp_files pop
+}
+
+@test "K sets the number of candidates per generation" {
+	run -0 gen N=1 K=2
+	assert_candidate pop/gen-001/c1
+	assert_file_not_exists pop/gen-001/c2
+	assert_equal "$(jget pop/gen-001/hypotheses.json '["chosen"]')" "[0, 1]"
+}
+
+@test "each stage can be rerun by hand: delete its output and make again" {
+	gen N=1
+	rm pop/gen-001/c1/bench.json
+	run -0 gen N=1
+	assert_equal "$(jget pop/gen-001/c1/bench.json '["status"]')" ok
+	run -0 ks-bench pop/gen-001/c2
+	assert_equal "$(jget pop/gen-001/c2/bench.json '["status"]')" ok
+}
+
+@test "make report shows every kernel" {
+	gen N=1
+	run -0 make -s --no-print-directory -C "$KS_ROOT" report POP="$BATS_TEST_TMPDIR/pop"
+	assert_line --index 0 --regexp '^id +base +ref +status +score_us +speedup +plan$'
+	assert_line --index 1 --regexp '^g000c0 +- +- +ok +[0-9.]+ +1\.00x  \(seed\)$'
+	assert_line --index 2 --regexp '^g001c0 +g000c0 +g000c0 +ok '
+}
+
+@test "five generations improve on the seed (the README's claim)" {
+	slow
+	run -0 gen N=5 KS_TIME_CAP_S=0.5 KS_MIN_RUNS=5
+	assert_output --regexp "best g00[1-5]c[0-2] "
+}
