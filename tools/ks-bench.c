@@ -268,10 +268,17 @@ run_harness(struct bench *b)
 {
 	struct ks_proc_opts o = { 0 };
 	struct ks_proc_result pr;
-	char **argv = runner_argv(b), *json = ks_easprintf("%s/.harness.json", b->dir);
+	char **argv = runner_argv(b), *json = ks_easprintf("%s/.harness.json.XXXXXX", b->dir);
 	char *log = ks_easprintf("%s/bench.log", b->dir), *lock = lock_path(b->target->device);
 	cJSON *res = NULL;
+	int fd;
 
+	/* A name of its own, so no harness left over from a killed run can write into it. */
+	if ((fd = mkstemp(json)) < 0) {
+		ks_warn("cannot create a temporary file in '%s'", b->dir);
+		goto out;
+	}
+	close(fd);
 	o.out_path = o.err_path = log;
 	o.result_fd = 3;
 	o.result_path = json;
@@ -282,6 +289,7 @@ run_harness(struct bench *b)
 	if (ks_lock_wait(lock) == 0 && ks_proc_run(argv, &o, &pr) == 0)
 		res = verdict(b, json, &pr, log);
 	unlink(json);
+out:
 	for (char **a = argv; *a; a++)
 		free(*a);
 	free(argv);

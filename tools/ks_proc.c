@@ -1,5 +1,6 @@
 /* ks_proc.c - child processes with a wall-clock limit and resource limits. */
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -20,6 +21,15 @@ static void
 on_signal(int sig)
 {
 	caught_signal = sig;
+}
+
+/* A signal ignored on entry (a background job's SIGINT) stays ignored. */
+static void
+catch_signal(int sig, const struct sigaction *sa, struct sigaction *old)
+{
+	sigaction(sig, NULL, old);
+	if (old->sa_handler != SIG_IGN)
+		sigaction(sig, sa, NULL);
 }
 
 static double
@@ -56,11 +66,18 @@ set_limit(int resource, rlim_t v)
 
 /* In the child: limits, descriptors, then exec; errno goes back on errpipe. */
 static _Noreturn void
-child(char *const argv[], const struct ks_proc_opts *o, int errpipe)
+child(char *const argv[], const struct ks_proc_opts *o, int errpipe, pid_t parent)
 {
 	int err;
 
 	setpgid(0, 0);
+	/*
+	 * If we are killed outright (kill -9 of make's group), the child
+	 * must not live on in its own group, timing against the next run.
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(126);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
@@ -95,7 +112,7 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 	struct sigaction sa, old_int, old_term, old_hup;
 	int pipefd[2], status, err = 0;
 	double start, deadline;
-	pid_t pid, w;
+	pid_t pid, w, parent;
 	ssize_t n;
 
 	memset(r, 0, sizeof *r);
@@ -107,11 +124,12 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	caught_signal = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+	catch_signal(SIGINT, &sa, &old_int);
+	catch_signal(SIGTERM, &sa, &old_term);
+	catch_signal(SIGHUP, &sa, &old_hup);
 
 	start = now_s();
+	parent = getpid();
 	if ((pid = fork()) < 0) {
 		ks_warn("cannot fork");
 		close(pipefd[0]);
@@ -120,7 +138,7 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 	}
 	if (pid == 0) {
 		close(pipefd[0]);
-		child(argv, o, pipefd[1]);
+		child(argv, o, pipefd[1], parent);
 	}
 	/* Both sides set the group, so a kill right after fork reaches it. */
 	setpgid(pid, pid);
@@ -154,8 +172,11 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
-	if (caught_signal)
+	/* Interrupted: die of the same signal, and never record a result. */
+	if (caught_signal) {
 		raise(caught_signal);
+		_exit(128 + caught_signal);
+	}
 
 	if (n == (ssize_t)sizeof err && err) {
 		errno = err;

@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# An interrupted make generation resumes with the same command.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+gen() {
+	make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" "$@"
+}
+
+# start_gen ARGS...: make generation in a session of its own; sets $pid.
+start_gen() {
+	# A background job starts with SIGINT ignored; a terminal's Ctrl-C
+	# reaches a foreground make that has it: restore the default.
+	setsid python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+		make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" "$@" \
+		>make.log 2>&1 &
+	pid=$!
+}
+
+# wait_for FILE: up to 120 s.
+wait_for() {
+	local i
+	for i in $(seq 1200); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	fail "timed out waiting for $1"
+}
+
+# stop_group SIGNAL: signal make's whole process group and wait for it to go.
+stop_group() {
+	kill -"$1" -- -"$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	sleep 0.5
+}
+
+# The population is complete and consistent: every JSON file parses, every
+# candidate has all its files, and no candidate is lost or duplicated.
+assert_complete() {
+	local dir
+	assert_all_json_valid pop
+	for dir in pop/gen-000/c0 pop/gen-001/c0 pop/gen-001/c1 pop/gen-001/c2; do
+		assert_file_exists "$dir/candidate.json"
+		assert_equal "$(jget "$dir/bench.json" '["status"]')" ok
+	done
+	run find pop -mindepth 2 -maxdepth 2 -name 'c*' -type d
+	assert_equal "${#lines[@]}" 4
+	run find pop -name '*.json' -size 0
+	assert_output ""
+}
+
+@test "kill -9 of make in the middle of a generation, then the same command, completes it" {
+	start_gen N=1
+	wait_for pop/gen-001/c0/build.json
+	stop_group KILL
+	assert_file_not_exists pop/gen-001/c2/bench.json
+	# what had finished before the kill must not be redone
+	touch -d '2020-01-01' pop/gen-000/c0/*.json pop/gen-000/c0/kernel.c
+	find pop -name bench.json | sort >finished
+	run -0 gen N=1
+	assert_complete
+	assert_equal "$(stat -c %Y pop/gen-000/c0/bench.json)" "$(date -d 2020-01-01 +%s)"
+	assert_equal "$(stat -c %Y pop/gen-000/c0/build.json)" "$(date -d 2020-01-01 +%s)"
+}
+
+@test "Ctrl-C (SIGINT to the group) during benchmarks, then the same command, completes it" {
+	start_gen N=1
+	wait_for pop/gen-001/c1/build.json
+	stop_group INT
+	run -0 gen N=1
+	assert_complete
+	# no harness outlived the interrupt
+	run pgrep -f "$BATS_TEST_TMPDIR/pop/.*/runner"
+	assert_failure
+}
+
+@test "kill -9 during the seed's benchmark leaves no harness running" {
+	start_gen N=0
+	wait_for pop/gen-000/c0/build.json
+	sleep 0.3
+	stop_group KILL
+	run pgrep -f "$BATS_TEST_TMPDIR/pop/.*/runner"
+	assert_failure
+	run -0 gen N=0
+	assert_equal "$(jget pop/gen-000/c0/bench.json '["status"]')" ok
+}
