@@ -24,25 +24,31 @@ struct bench {
 	long mem_mb, min_runs;
 };
 
-/* A setting: the environment overrides problem.json's "limits". */
+/*
+ * A setting: the environment overrides problem.json's "limits".  Counts
+ * (integer) must be whole numbers: 0.5 runs is a mistake to name, not
+ * something to round to 0.
+ */
 static int
-setting(const struct ks_problem *p, const char *env, const char *key, double dflt, double *out)
+setting(const struct ks_problem *p, const char *env, const char *key, int integer, double dflt, double *out)
 {
-	const char *e = getenv(env);
+	const char *e = getenv(env), *what = integer ? "a positive integer" : "a positive number";
 	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(p->json, "limits");
 
 	if (e && *e) {
-		if (ks_parse_double(e, out) < 0 || *out <= 0) {
-			ks_warnx("%s must be a positive number, not '%s'", env, e);
+		if (ks_parse_double(e, out) < 0 || *out <= 0 || (integer && *out != floor(*out))) {
+			ks_warnx("%s must be %s, not '%s'", env, what, e);
 			return -1;
 		}
 		return 0;
 	}
 	*out = dflt;
-	if (limits && cJSON_GetObjectItemCaseSensitive(limits, key) &&
-	    (ks_json_num(limits, key, p->path, out) < 0 || *out <= 0)) {
-		if (*out <= 0)
-			ks_warnx("'%s': limits.%s must be positive", p->path, key);
+	if (!limits || !cJSON_GetObjectItemCaseSensitive(limits, key))
+		return 0;
+	if (ks_json_num(limits, key, p->path, out) < 0)
+		return -1;
+	if (*out <= 0 || (integer && *out != floor(*out))) {
+		ks_warnx("'%s': limits.%s must be %s", p->path, key, what);
 		return -1;
 	}
 	return 0;
@@ -53,10 +59,10 @@ load_settings(struct bench *b)
 {
 	double mem, min_runs;
 
-	if (setting(&b->prob, "KS_TIME_CAP_S", "time_cap_s", 2.0, &b->time_cap_s) < 0 ||
-	    setting(&b->prob, "KS_BENCH_TIMEOUT_S", "bench_s", 300, &b->timeout_s) < 0 ||
-	    setting(&b->prob, "KS_BENCH_MEMORY_MB", "memory_mb", 4096, &mem) < 0 ||
-	    setting(&b->prob, "KS_MIN_RUNS", "min_runs", 5, &min_runs) < 0)
+	if (setting(&b->prob, "KS_TIME_CAP_S", "time_cap_s", 0, 2.0, &b->time_cap_s) < 0 ||
+	    setting(&b->prob, "KS_BENCH_TIMEOUT_S", "bench_s", 0, 300, &b->timeout_s) < 0 ||
+	    setting(&b->prob, "KS_BENCH_MEMORY_MB", "memory_mb", 1, 4096, &mem) < 0 ||
+	    setting(&b->prob, "KS_MIN_RUNS", "min_runs", 1, 5, &min_runs) < 0)
 		return -1;
 	b->mem_mb = (long)mem;
 	b->min_runs = (long)min_runs;

@@ -144,6 +144,33 @@ compile(struct build *b, cJSON *out)
 	return ok;
 }
 
+/*
+ * A rebuild that changed nothing but its duration keeps the old
+ * duration, so build.json keeps its bytes and mtime and make does not
+ * bench the candidate again.
+ */
+static void
+keep_old_seconds(const char *path, cJSON *res)
+{
+	cJSON *old, *secs;
+	char *text;
+
+	if (!ks_exists(path) || !(text = ks_file_read(path, NULL)))
+		return;
+	old = cJSON_Parse(text);
+	free(text);
+	secs = cJSON_GetObjectItemCaseSensitive(old, "seconds");
+	if (cJSON_IsNumber(secs)) {
+		cJSON *trial = cJSON_Duplicate(res, 1);
+
+		ks_json_set_num(trial, "seconds", secs->valuedouble);
+		if (cJSON_Compare(trial, old, 1))
+			ks_json_set_num(res, "seconds", secs->valuedouble);
+		cJSON_Delete(trial);
+	}
+	cJSON_Delete(old);
+}
+
 static int
 build(const char *dir, const char *out)
 {
@@ -170,6 +197,7 @@ build(const char *dir, const char *out)
 	if (!ok)
 		unlink(b.runner);
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/build.json", dir);
+	keep_old_seconds(path, res);
 	if (ks_json_save(path, res) == 0)
 		rc = 0;
 out_prob:

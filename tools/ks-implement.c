@@ -2,6 +2,7 @@
  * ks-implement - write the kernel of one candidate slot: the problem's
  * seed in generation 0, else the base kernel changed by the kept plan.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,12 +73,17 @@ apply_changes(const char *src, const cJSON *plan, const char *where)
 	if (!changes)
 		return NULL;
 	cJSON_ArrayForEach(ch, changes) {
-		if (n == 64 || !cJSON_IsNumber(ch)) {
+		if (n == 64 || !cJSON_IsNumber(ch) || ch->valuedouble != floor(ch->valuedouble) ||
+		    fabs(ch->valuedouble) > 1e15) {
 			ks_warnx("'%s': \"changes\" must map parameter names to integers", where);
 			return NULL;
 		}
 		names[n] = ch->string;
 		values[n++] = (long)ch->valuedouble;
+	}
+	if (n == 0) {
+		ks_warnx("'%s': the plan's \"changes\" change nothing", where);
+		return NULL;
 	}
 	if (!(out = ks_tune_apply(src, names, values, n)))
 		ks_warnx("'%s': the base kernel does not declare every parameter the plan changes", where);
@@ -99,6 +105,13 @@ planned_source(const struct slot *s, cJSON **cand)
 	    ks_select_load(gdir, c, n, &base, &ref) < 0 || !(h = ks_hypotheses_load(gdir, s->run.k)))
 		goto out;
 	where = ks_easprintf("%s/hypotheses.json", gdir);
+	/* Plans written for one base make no sense applied to another. */
+	const char *hbase = ks_json_str(h, "base", NULL);
+	if (hbase && strcmp(hbase, base->id) != 0) {
+		ks_warnx("'%s': the plans were made for base %s, but select.json now names %s: "
+		    "remove hypotheses.json to make new plans", where, hbase, base->id);
+		goto out;
+	}
 	if (s->slot >= s->run.k) {
 		ks_warnx("'%s': slot c%ld is beyond K=%ld of '%s'", s->dir, s->slot, s->run.k, s->run.path);
 		goto out;

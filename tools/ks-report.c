@@ -37,8 +37,10 @@ print_table(const struct ks_cand *c, size_t n, double seed_score)
 
 		printf("%-8s %-8s %-8s %-12s ", c[i].id, parent(&c[i], "base"), parent(&c[i], "reference"),
 		    c[i].status ? c[i].status : "pending");
-		if (c[i].score_us > 0)
-			printf("%12.1f %7.2fx", c[i].score_us, seed_score > 0 ? seed_score / c[i].score_us : 0);
+		if (c[i].score_us > 0 && seed_score > 0)
+			printf("%12.1f %7.2fx", c[i].score_us, seed_score / c[i].score_us);
+		else if (c[i].score_us > 0)
+			printf("%12.1f %8s", c[i].score_us, "-");
 		else
 			printf("%12s %8s", "-", "-");
 		printf("  %s\n", title ? title : (c[i].gen == 0 ? "(seed)" : "-"));
@@ -62,6 +64,10 @@ print_summary(const char *root, const struct ks_cand *c, size_t n)
 			seed = &c[i];
 		if (!best || c[i].score_us < best->score_us)
 			best = &c[i];
+	}
+	if (n == 0) {
+		printf("%s: no generation yet, 0 kernels, 0 correct\n", root);
+		return;
 	}
 	printf("%s: generations 0..%ld, %zu kernels, %zu correct", root, last_gen, n, ok);
 	if (best && seed)

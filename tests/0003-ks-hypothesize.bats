@@ -1,0 +1,317 @@
+#!/usr/bin/env bats
+# ks-hypothesize: 10 avenues, 5 plans on the base's tunable parameters,
+# and the K plans kept by the rule of DESIGN.md (offline proposer).
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+# The populations the tests start from are made once (fake_cand runs
+# python3), then copied into each test's directory.
+setup_file() {
+	cd "$BATS_FILE_TMPDIR" || return
+	# the seed alone (BM 16, BN 64, BK 32, UNROLL 1, LOOP_ORDER 0)
+	make_pop seed
+	fake_cand seed 0 0 ok 100 ''
+	ks-select seed/gen-001
+	# the seed, then g001c0 with BM=32 at half its time
+	make_pop bm32
+	fake_cand bm32 0 0 ok 100 ''
+	fake_cand bm32 1 0 ok 50 'BM=32' g000c0 g000c0
+	ks-select bm32/gen-002
+	# the seed, then BN=32, which turned out incorrect
+	make_pop bn32
+	fake_cand bn32 0 0 ok 100 ''
+	fake_cand bn32 1 0 incorrect 0 'BN=32' g000c0 g000c0
+	ks-select bn32/gen-002
+	# the seed, then three single changes that each measured faster
+	make_pop pairs
+	fake_cand pairs 0 0 ok 100 ''
+	fake_cand pairs 1 0 ok 50 'BM=32' g000c0 g000c0
+	fake_cand pairs 1 1 ok 60 'BN=128' g000c0 g000c0
+	fake_cand pairs 1 2 ok 55 'BK=64' g000c0 g000c0
+	ks-select pairs/gen-002
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# use NAME: copies population NAME of setup_file to ./pop.
+use() {
+	cp -r "$BATS_FILE_TMPDIR/$1" pop
+}
+
+# jf FILE EXPR...: the value of each expression on its own line, as jget
+# prints it, from one python3 run (each run costs a tenth of a second).
+# An EXPR starting with [ or . applies to the document, others see it as d.
+jf() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in sys.argv[2:]:
+    v = eval("d" + e if e[:1] in "[." else e)
+    print(v if isinstance(v, str) else json.dumps(v))
+PY
+}
+
+# plans FILE: one line per plan: title | innovation | uplift_min | uplift_max | changes
+plans() {
+	jf "$1" '"\n".join("%s | %s | %s | %s | %s" % (p["title"], p["innovation"], p["uplift_min"], p["uplift_max"], json.dumps(p["changes"])) for p in d["plans"])'
+}
+
+# select_json DIR BASE REF: a hand-written select.json.
+select_json() {
+	printf '{"base": "%s", "reference": "%s", "reason": "test", "model": "offline"}\n' "$2" "$3" > "$1/select.json"
+}
+
+@test "ks-hypothesize -h prints usage to stdout and exits 0" {
+	run -0 --separate-stderr ks-hypothesize -h
+	assert_line --index 0 "usage: ks-hypothesize [-o file] pop/gen-NNN"
+	assert_output --partial "hypotheses.json"
+	assert_equal "$stderr" ""
+}
+
+@test "ks-hypothesize without a directory, or with two, is a usage error" {
+	run -2 --separate-stderr ks-hypothesize
+	assert_output ""
+	[[ $stderr == "usage: ks-hypothesize [-o file] pop/gen-NNN"* ]] || fail "stderr: $stderr"
+	use seed
+	run -2 ks-hypothesize pop/gen-001 pop/gen-002
+	assert_line --index 0 "usage: ks-hypothesize [-o file] pop/gen-NNN"
+	run -2 ks-hypothesize -q pop/gen-001
+	assert_output --partial "usage: ks-hypothesize"
+	assert_file_not_exists pop/gen-001/hypotheses.json
+}
+
+@test "ks-hypothesize on the seed writes 10 avenues, 5 plans on 5 parameters, K chosen, base and model" {
+	use seed
+	run -0 ks-hypothesize pop/gen-001
+	assert_output ""
+	run -0 jf pop/gen-001/hypotheses.json 'sorted(d)' '["chosen"]' '["base"]' '["model"]' 'len(d["avenues"])' \
+		'["avenues"][0]' '["avenues"][7]' '["avenues"][9]'
+	assert_line --index 0 '["avenues", "base", "chosen", "model", "plans"]'
+	assert_line --index 1 '[0, 1, 2]'
+	assert_line --index 2 g000c0
+	assert_line --index 3 offline
+	assert_line --index 4 10
+	# the neighbours of each value first, then the values further away
+	assert_line --index 5 "BM 16 -> 8 (expected +10%: no kernel has changed BM yet)"
+	assert_line --index 6 "LOOP_ORDER 0 -> 1 (expected +10%: no kernel has changed LOOP_ORDER yet)"
+	assert_line --index 7 "BM 16 -> 128 (expected +5%: no kernel has changed BM yet)"
+	run -0 plans pop/gen-001/hypotheses.json
+	assert_output 'BM 16 -> 8 | 8 | -10 | 30 | {"BM": 8}
+BN 64 -> 32 | 8 | -10 | 30 | {"BN": 32}
+BK 32 -> 16 | 8 | -10 | 30 | {"BK": 16}
+UNROLL 1 -> 2 | 8 | -10 | 30 | {"UNROLL": 2}
+LOOP_ORDER 0 -> 1 | 8 | -10 | 30 | {"LOOP_ORDER": 1}'
+	assert_no_temp_files pop
+}
+
+@test "ks-hypothesize writes a complete plan: title, description, rubric, uplifts, innovation, changes" {
+	use seed
+	run -0 ks-hypothesize pop/gen-001
+	run -0 jf pop/gen-001/hypotheses.json 'sorted(d["plans"][1])' '["plans"][1]["description"]' '["plans"][1]["rubric"]'
+	assert_line --index 0 '["changes", "description", "innovation", "rubric", "title", "uplift_max", "uplift_min"]'
+	assert_line --index 1 "Change the tunable parameter of g000c0: BN 64 -> 32. Why: no kernel has changed BN yet."
+	assert_line --index 2 'set `#define BN 32` (was 64); change nothing else'
+}
+
+@test "ks-hypothesize keeps the most innovative, the highest max uplift, the highest min uplift" {
+	use bm32
+	run -0 ks-hypothesize pop/gen-002
+	run -0 plans pop/gen-002/hypotheses.json
+	assert_output 'BN 64 -> 32 | 8 | -10 | 30 | {"BN": 32}
+BK 32 -> 16 | 8 | -10 | 30 | {"BK": 16}
+UNROLL 1 -> 2 | 8 | -10 | 30 | {"UNROLL": 2}
+LOOP_ORDER 0 -> 1 | 8 | -10 | 30 | {"LOOP_ORDER": 1}
+BM 32 -> 64 | 6 | -5 | 20 | {"BM": 64}'
+	# plan 0 by innovation (first of the ties), plan 1 by max uplift, plan 4 by min uplift
+	run -0 jf pop/gen-002/hypotheses.json '["chosen"]' '["base"]'
+	assert_output '[0, 1, 4]
+g001c0'
+}
+
+@test "ks-hypothesize never proposes the configuration of a kernel already in the population" {
+	use bm32
+	run -0 ks-hypothesize pop/gen-002
+	# BM back to 16 is the seed itself
+	run -1 grep -F 'BM 32 -> 16' pop/gen-002/hypotheses.json
+	assert_output ""
+	run -0 grep -cF '"BM":' pop/gen-002/hypotheses.json
+	assert_output 1
+}
+
+@test "ks-hypothesize does not retry a configuration that was incorrect" {
+	use bn32
+	run -0 ks-hypothesize pop/gen-002
+	run -1 grep -F 'BN 64 -> 32' pop/gen-002/hypotheses.json
+	assert_output ""
+	run -0 plans pop/gen-002/hypotheses.json
+	assert_line --index 4 'BN 64 -> 128 | 6 | -5 | 20 | {"BN": 128}'
+}
+
+@test "ks-hypothesize pairs two changes only when each measured faster alone" {
+	use pairs
+	run -0 ks-hypothesize pop/gen-002
+	run -0 plans pop/gen-002/hypotheses.json
+	assert_output 'BN 64 -> 128, BK 32 -> 64 | 1 | -2 | 50 | {"BN": 128, "BK": 64}
+UNROLL 1 -> 2 | 8 | -10 | 30 | {"UNROLL": 2}
+LOOP_ORDER 0 -> 1 | 8 | -10 | 30 | {"LOOP_ORDER": 1}
+BM 32 -> 64 | 6 | -5 | 20 | {"BM": 64}
+BK 32 -> 64 | 2 | 12 | 32 | {"BK": 64}'
+	run -0 jf pop/gen-002/hypotheses.json '["chosen"]' '["avenues"][0]' '["avenues"][1]'
+	assert_output '[1, 0, 4]
+BN 64 -> 128, BK 32 -> 64 (expected +26%: both changes measured faster on their own)
+BK 32 -> 64 (expected +22%: 1 measured kernel(s) with BK = 64 average 55 us, against 66.94 us with 32)'
+	# without measurements (the seed alone) every plan is a single change
+	rm -rf pop && use seed
+	run -0 ks-hypothesize pop/gen-001
+	run -0 jf pop/gen-001/hypotheses.json 'list(len(p["changes"]) for p in d["plans"])'
+	assert_output '[1, 1, 1, 1, 1]'
+}
+
+@test "ks-hypothesize keeps K plans: one with K=1, five distinct with K=5" {
+	use seed
+	python3 -c 'import json; p="pop/run.json"; r=json.load(open(p)); r["k"]=1; json.dump(r, open(p,"w"))'
+	run -0 ks-hypothesize pop/gen-001
+	assert_equal "$(jget pop/gen-001/hypotheses.json '["chosen"]')" '[0]'
+	python3 -c 'import json; p="pop/run.json"; r=json.load(open(p)); r["k"]=5; json.dump(r, open(p,"w"))'
+	run -0 ks-hypothesize pop/gen-001
+	assert_equal "$(jget pop/gen-001/hypotheses.json '["chosen"]')" '[0, 1, 2, 3, 4]'
+}
+
+@test "ks-hypothesize -o writes the file named, and not hypotheses.json" {
+	use seed
+	run -0 ks-hypothesize -o h.json pop/gen-001
+	assert_file_exists h.json
+	assert_file_not_exists pop/gen-001/hypotheses.json
+	run -0 ks-hypothesize pop/gen-001
+	cmp h.json pop/gen-001/hypotheses.json
+}
+
+@test "ks-hypothesize a second time leaves hypotheses.json untouched" {
+	use bm32
+	ks-hypothesize pop/gen-002
+	touch -d '2020-01-01' pop/gen-002/hypotheses.json
+	before=$(stat -c %Y pop/gen-002/hypotheses.json)
+	run -0 ks-hypothesize pop/gen-002
+	assert_equal "$(stat -c %Y pop/gen-002/hypotheses.json)" "$before"
+	assert_no_temp_files pop
+	# another base gives other plans, and a new file
+	select_json pop/gen-002 g000c0 g000c0
+	run -0 ks-hypothesize pop/gen-002
+	assert_equal "$(jget pop/gen-002/hypotheses.json '["base"]')" g000c0
+	[ "$(stat -c %Y pop/gen-002/hypotheses.json)" != "$before" ] || fail "hypotheses.json was not rewritten"
+}
+
+@test "ks-hypothesize without select.json names it" {
+	use seed
+	rm pop/gen-001/select.json
+	run -1 ks-hypothesize pop/gen-001
+	assert_output "ks-hypothesize: cannot open 'pop/gen-001/select.json': No such file or directory"
+	assert_file_not_exists pop/gen-001/hypotheses.json
+}
+
+@test "ks-hypothesize names a malformed select.json and keeps the old hypotheses.json" {
+	use seed
+	ks-hypothesize pop/gen-001
+	cp pop/gen-001/hypotheses.json old.json
+	printf '{"base": "g000c0", "reference": ' > pop/gen-001/select.json
+	run -1 ks-hypothesize pop/gen-001
+	assert_output --regexp "^ks-hypothesize: 'pop/gen-001/select.json' is not valid JSON \(near byte [0-9]+\)$"
+	cmp old.json pop/gen-001/hypotheses.json
+	assert_no_temp_files pop
+}
+
+@test "ks-hypothesize rejects a select.json without a reference" {
+	use seed
+	echo '{"base": "g000c0", "reason": "x"}' > pop/gen-001/select.json
+	run -1 ks-hypothesize pop/gen-001
+	assert_output "ks-hypothesize: 'pop/gen-001/select.json': field \"reference\" is missing"
+	assert_file_not_exists pop/gen-001/hypotheses.json
+}
+
+@test "ks-hypothesize rejects a base that is not a kernel id" {
+	use seed
+	select_json pop/gen-001 best g000c0
+	run -1 ks-hypothesize pop/gen-001
+	assert_output "ks-hypothesize: 'pop/gen-001/select.json': field \"base\" is not a kernel id like g003c1: 'best'"
+	assert_file_not_exists pop/gen-001/hypotheses.json
+}
+
+@test "ks-hypothesize rejects an id that is not in the population" {
+	use seed
+	select_json pop/gen-001 g000c7 g000c0
+	run -1 ks-hypothesize pop/gen-001
+	assert_output "ks-hypothesize: 'pop/gen-001/select.json': field \"base\" names 'g000c7', which is not in the population before this generation"
+	assert_file_not_exists pop/gen-001/hypotheses.json
+}
+
+@test "ks-hypothesize rejects an id of this generation" {
+	use bm32
+	select_json pop/gen-001 g000c0 g001c0
+	run -1 ks-hypothesize pop/gen-001
+	assert_output "ks-hypothesize: 'pop/gen-001/select.json': field \"reference\" names 'g001c0', which is not in the population before this generation"
+	assert_file_not_exists pop/gen-001/hypotheses.json
+}
+
+@test "ks-hypothesize rejects the id of an incorrect kernel" {
+	use bn32
+	select_json pop/gen-002 g001c0 g000c0
+	run -1 ks-hypothesize pop/gen-002
+	assert_output "ks-hypothesize: 'pop/gen-002/select.json': field \"base\" names 'g001c0', which is not a correct benched kernel (status incorrect)"
+	select_json pop/gen-002 g000c0 g001c0
+	run -1 ks-hypothesize pop/gen-002
+	assert_output "ks-hypothesize: 'pop/gen-002/select.json': field \"reference\" names 'g001c0', which is not a correct benched kernel (status incorrect)"
+	assert_file_not_exists pop/gen-002/hypotheses.json
+}
+
+@test "ks-hypothesize rejects the id of a kernel not benched yet" {
+	use bm32
+	rm pop/gen-001/c0/bench.json
+	select_json pop/gen-002 g001c0 g000c0
+	run -1 ks-hypothesize pop/gen-002
+	assert_output "ks-hypothesize: 'pop/gen-002/select.json': field \"base\" names 'g001c0', which is not a correct benched kernel (status none)"
+}
+
+@test "ks-hypothesize names a base kernel without tunable parameters" {
+	use seed
+	printf 'void sgemm(void) {}\n' > pop/gen-000/c0/kernel.c
+	run -1 ks-hypothesize pop/gen-001
+	assert_output "ks-hypothesize: 'pop/gen-000/c0/kernel.c' declares no tunable parameter (\"#define NAME VALUE  ks-tune: ...\"), so the offline proposer has nothing to change: configure an LLM"
+	assert_file_not_exists pop/gen-001/hypotheses.json
+}
+
+@test "ks-hypothesize says when fewer than 5 untried configurations are left" {
+	use seed
+	printf '#define TILE 4 /* ks-tune: 4 8 */\nvoid sgemm(void) {}\n' > pop/gen-000/c0/kernel.c
+	run -1 ks-hypothesize pop/gen-001
+	assert_output "ks-hypothesize: 'pop/gen-000/c0/kernel.c': only 1 untried configuration(s) near the base are left; the offline proposer needs 5: configure an LLM"
+	assert_file_not_exists pop/gen-001/hypotheses.json
+}
+
+@test "ks-hypothesize names a base kernel whose source is missing" {
+	use seed
+	rm pop/gen-000/c0/kernel.c
+	run -1 ks-hypothesize pop/gen-001
+	assert_output "ks-hypothesize: 'pop/gen-000/c0' holds no kernel source (kernel.c, kernel.hip or kernel.cu)"
+	assert_file_not_exists pop/gen-001/hypotheses.json
+}
+
+@test "ks-hypothesize names a missing run.json" {
+	use seed
+	rm pop/run.json
+	run -1 ks-hypothesize pop/gen-001
+	assert_output "ks-hypothesize: 'pop/run.json' does not exist: make the population with ks-init first"
+	assert_file_not_exists pop/gen-001/hypotheses.json
+}
+
+@test "ks-hypothesize rejects a directory that is not POP/gen-NNN" {
+	use seed
+	for dir in pop pop/gen-1 pop/gen-0001 pop/gen-001/c0 pop/select.json; do
+		run -1 ks-hypothesize "$dir"
+		assert_output "ks-hypothesize: '$dir' is not a generation directory (expected POP/gen-NNN)"
+	done
+	run find pop -name hypotheses.json
+	assert_output ""
+}

@@ -1,0 +1,176 @@
+#!/usr/bin/env bats
+# ks-build: compiles a candidate with its problem's harness; a kernel that
+# does not compile is a result (exit 0), a missing compiler is not.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+# A population with the seed in gen-000/c0, made once, copied by each test.
+setup_file() {
+	cd "$BATS_FILE_TMPDIR" || return
+	make_pop seeded
+	ks-implement seeded/gen-000/c0
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	cp -r "$BATS_FILE_TMPDIR/seeded" pop
+	C=pop/gen-000/c0
+}
+
+# jf FILE EXPR...: the value of each expression on its own line, as jget
+# prints it, from one python3 run (each run costs a tenth of a second).
+# An EXPR starting with [ or . applies to the document, others see it as d.
+jf() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in sys.argv[2:]:
+    v = eval("d" + e if e[:1] in "[." else e)
+    print(v if isinstance(v, str) else json.dumps(v))
+PY
+}
+
+@test "ks-build -h prints usage to stdout and exits 0" {
+	run -0 --separate-stderr ks-build -h
+	assert_line --index 0 "usage: ks-build [-o file] pop/gen-NNN/cS"
+	assert_output --partial "KS_CC"
+	assert_equal "$stderr" ""
+}
+
+@test "ks-build without a directory, or with two, is a usage error" {
+	run -2 --separate-stderr ks-build
+	assert_output ""
+	[[ $stderr == "usage: ks-build [-o file] pop/gen-NNN/cS"* ]] || fail "stderr: $stderr"
+	run -2 ks-build $C pop/gen-001/c0
+	assert_line --index 0 "usage: ks-build [-o file] pop/gen-NNN/cS"
+	run -2 ks-build -j $C
+	assert_output --partial "usage: ks-build"
+	assert_file_not_exists $C/build.json
+}
+
+@test "ks-build compiles the seed and records target, compiler, a command that can be pasted, seconds, diagnostics" {
+	run -0 ks-build $C
+	assert_output ""
+	assert_file_executable $C/runner
+	# the seed compiles without a warning: the diagnostics are empty
+	run -0 jf $C/build.json 'sorted(d)' '["ok"]' '["target"]' '["compiler"]' 'json.dumps(d["diagnostics"])' \
+		'["resources"]' 'type(d["seconds"]).__name__ in ("int", "float") and 0 <= d["seconds"] < 120'
+	assert_output "[\"command\", \"compiler\", \"diagnostics\", \"ok\", \"resources\", \"seconds\", \"target\"]
+true
+cpu
+$(cc --version | head -n 1)
+\"\"
+null
+true"
+	# the runner is the sgemm harness
+	run -0 $C/runner -h
+	assert_output --partial "problem sgemm"
+	# the command, pasted into a shell, builds it again
+	cmd=$(jget $C/build.json '["command"]')
+	[[ $cmd == "cc -std=c11 "* ]] || fail "command: $cmd"
+	[[ $cmd == *" $C/kernel.c -o $C/runner "* ]] || fail "command: $cmd"
+	[[ $cmd == *"/kernels/sgemm/harness.c "* ]] || fail "command: $cmd"
+	rm $C/runner
+	run -0 sh -c "$cmd"
+	assert_file_executable $C/runner
+}
+
+@test "ks-build records a kernel that does not compile: ok false, the error, no runner, exit 0" {
+	printf 'void sgemm(int M, int N, int K, const float *A, const float *B, float *C)\n{\n\tint x = ;\n}\n' > $C/kernel.c
+	touch $C/runner
+	run -0 ks-build $C
+	assert_output ""
+	assert_file_not_exists $C/runner
+	run -0 jf $C/build.json '["ok"]' '["target"]' '["resources"]'
+	assert_output 'false
+cpu
+null'
+	run -0 jget $C/build.json '["diagnostics"]'
+	assert_output --regexp "$C/kernel.c:3:[0-9]+: error: expected expression"
+	assert_line --index -1 "compiler exited with status 1"
+	assert_no_temp_files pop
+}
+
+@test "ks-build records a kernel without the entry point as a failed build" {
+	printf 'void not_sgemm(void)\n{\n}\n' > $C/kernel.c
+	run -0 ks-build $C
+	assert_file_not_exists $C/runner
+	assert_equal "$(jget $C/build.json '["ok"]')" false
+	run -0 jget $C/build.json '["diagnostics"]'
+	assert_output --partial "undefined reference to \`sgemm'"
+	assert_line --index -1 "compiler exited with status 1"
+}
+
+@test "ks-build keeps the compiler's warnings of a kernel that builds" {
+	printf 'void extra(void);\nvoid extra(void) { int unused_here; }\n' >> $C/kernel.c
+	run -0 ks-build $C
+	assert_equal "$(jget $C/build.json '["ok"]')" true
+	assert_file_executable $C/runner
+	run -0 jget $C/build.json '["diagnostics"]'
+	assert_output --regexp "warning: unused variable .unused_here."
+}
+
+@test "ks-build -o writes the file named; KS_CC picks the compiler" {
+	run -0 env KS_CC=gcc ks-build -o b.json $C
+	assert_file_exists b.json
+	assert_file_not_exists $C/build.json
+	assert_file_executable $C/runner
+	run -0 jf b.json '["ok"]' '["compiler"]' '["command"].split()[0]'
+	assert_output "true
+$(gcc --version | head -n 1)
+gcc"
+}
+
+@test "ks-build a second time on the same kernel leaves build.json untouched" {
+	printf 'void sgemm(int M, int N, int K, const float *A, const float *B, float *C)\n{\n\tint x = ;\n}\n' > $C/kernel.c
+	ks-build $C
+	touch -d '2020-01-01' $C/build.json
+	before=$(stat -c %Y $C/build.json)
+	run -0 ks-build $C
+	assert_equal "$(stat -c %Y $C/build.json)" "$before"
+	assert_no_temp_files pop
+}
+
+@test "ks-build with a compiler that cannot run fails in one line and keeps build.json" {
+	ks-build $C
+	cp $C/build.json old.json
+	run -1 env KS_CC=/nonexistent ks-build $C
+	assert_output "ks-build: cannot run '/nonexistent': No such file or directory"
+	cmp old.json $C/build.json
+	rm $C/build.json
+	run -1 env KS_CC=/nonexistent ks-build $C
+	assert_output "ks-build: cannot run '/nonexistent': No such file or directory"
+	assert_file_not_exists $C/build.json
+	assert_no_temp_files pop
+}
+
+@test "ks-build names a candidate without a kernel source" {
+	rm $C/kernel.c
+	run -1 ks-build $C
+	assert_output "ks-build: '$C' holds no kernel source (kernel.c, kernel.hip or kernel.cu)"
+	assert_file_not_exists $C/build.json
+}
+
+@test "ks-build names a missing run.json" {
+	rm pop/run.json
+	run -1 ks-build $C
+	assert_output "ks-build: 'pop/run.json' does not exist: make the population with ks-init first"
+	assert_file_not_exists $C/build.json
+}
+
+@test "ks-build names a malformed run.json" {
+	printf '{"problem": "sgemm", "target": ' > pop/run.json
+	run -1 ks-build $C
+	assert_output --regexp "^ks-build: 'pop/run.json' is not valid JSON \(near byte [0-9]+\)$"
+	assert_file_not_exists $C/build.json
+}
+
+@test "ks-build rejects a directory that is not POP/gen-NNN/cS" {
+	for dir in pop/gen-000 pop/gen-000/x0 pop/gen-000/c00 pop/gen-0/c0 pop; do
+		run -1 ks-build "$dir"
+		assert_output "ks-build: '$dir' is not a candidate directory (expected POP/gen-NNN/cS)"
+	done
+	run find pop -name build.json
+	assert_output ""
+}

@@ -1,0 +1,414 @@
+#!/usr/bin/env bats
+# ks-bench: runs a built candidate in a child process with limits and
+# records ok, incorrect, build_failed, crashed or timeout (exit 0); a
+# broken setup is a tool error (exit 1, one line).
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+# kernel NAME: pop NAME (made from fixture "pop") with kernel.c read from stdin.
+kernel() {
+	cp -r pop "$1"
+	cat > "$1/gen-000/c0/kernel.c"
+}
+
+# Every kernel the tests bench is built once here, two compilers at a time
+# (a build of the harness takes about a second).
+setup_file() {
+	cd "$BATS_FILE_TMPDIR" || return
+	make_pop pop
+	ks-implement pop/gen-000/c0
+	cp -r pop seeded
+	kernel build_failed <<'C'
+void sgemm(int M, int N, int K, const float *A, const float *B, float *C) { this is not C; }
+C
+	# right everywhere but one element of shape 17x31x9
+	kernel wrong <<'C'
+void sgemm(int M, int N, int K, const float *A, const float *B, float *C)
+{
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			float s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+	if (M == 17 && N == 31 && K == 9)
+		C[5 * N + 3] += 1.0f;
+}
+C
+	# right on the small test shapes, wrong on the (larger) benchmark shapes
+	kernel wrong_bench <<'C'
+void sgemm(int M, int N, int K, const float *A, const float *B, float *C)
+{
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			float s = 0;
+			for (int k = 0; k < K; k++)
+				s += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = s;
+		}
+	if ((long)M * N * K > 4000000)
+		C[0] += 1.0f;
+}
+C
+	kernel no_write <<'C'
+void sgemm(int M, int N, int K, const float *A, const float *B, float *C)
+{
+	(void)M; (void)N; (void)K; (void)A; (void)B; (void)C;
+}
+C
+	kernel segv <<'C'
+#include <signal.h>
+void sgemm(int M, int N, int K, const float *A, const float *B, float *C)
+{
+	(void)M; (void)N; (void)K; (void)A; (void)B; (void)C;
+	raise(SIGSEGV);
+}
+C
+	kernel null_write <<'C'
+#include <stdio.h>
+void sgemm(int M, int N, int K, const float *A, const float *B, float *C)
+{
+	(void)M; (void)N; (void)K; (void)A; (void)B; (void)C;
+	fprintf(stderr, "about to write through NULL\n");
+	*(volatile float *)0 = 1.0f;
+}
+C
+	kernel loop <<'C'
+void sgemm(int M, int N, int K, const float *A, const float *B, float *C)
+{
+	(void)M; (void)N; (void)K; (void)A; (void)B; (void)C;
+	for (volatile int spin = 1; spin; )
+		;
+}
+C
+	# 16 GiB, touched page by page
+	kernel huge <<'C'
+#include <stdlib.h>
+void sgemm(int M, int N, int K, const float *A, const float *B, float *C)
+{
+	size_t n = (size_t)1 << 34;
+	volatile char *p = malloc(n);
+
+	for (size_t i = 0; i < n; i += 4096)
+		p[i] = 1;
+	C[0] = p[0];
+	(void)M; (void)N; (void)K; (void)A; (void)B;
+}
+C
+	kernel quits <<'C'
+#include <stdlib.h>
+void sgemm(int M, int N, int K, const float *A, const float *B, float *C)
+{
+	(void)M; (void)N; (void)K; (void)A; (void)B; (void)C;
+	exit(0);
+}
+C
+	local d pids=
+	for d in seeded build_failed wrong wrong_bench no_write segv null_write loop huge quits; do
+		ks-build "$d/gen-000/c0" &
+		pids="$pids $!"
+		[ "$(jobs -r | wc -l)" -lt 2 ] || wait -n
+	done
+	wait $pids
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	C=pop/gen-000/c0
+}
+
+# use NAME: copies the built population NAME of setup_file to ./pop.
+use() {
+	cp -r "$BATS_FILE_TMPDIR/$1" pop
+}
+
+# jf FILE EXPR...: the value of each expression on its own line, as jget
+# prints it, from one python3 run (each run costs a tenth of a second).
+# An EXPR starting with [ or . applies to the document, others see it as d.
+jf() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in sys.argv[2:]:
+    v = eval("d" + e if e[:1] in "[." else e)
+    print(v if isinstance(v, str) else json.dumps(v))
+PY
+}
+
+# assert_failed FILE STATUS: a bench.json of a kernel that is not ok:
+# its status, not correct, no results, no score, no timer.
+assert_failed() {
+	run -0 jf "$1" '["id"]' '["status"]' '["correct"]' '["results"]' '["score_us"]' '["timer"]' \
+		'bool(__import__("re").match(r"cpu: .+ \([0-9]+ threads\)$", d["device"]))'
+	assert_output "g000c0
+$2
+false
+[]
+null
+null
+true"
+}
+
+# shape_name WHICH I: the name ("17x31x9") of test_shapes[I] or
+# bench_shapes[I] of the sgemm problem.
+shape_name() {
+	python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))[sys.argv[2]][int(sys.argv[3])]
+print("%dx%dx%d" % (s["M"], s["N"], s["K"]))' "$KS_ROOT/kernels/sgemm/problem.json" "$1" "$2"
+}
+
+# n_bench_shapes: how many benchmark shapes the sgemm problem has.
+n_bench_shapes() {
+	python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["bench_shapes"]))' \
+		"$KS_ROOT/kernels/sgemm/problem.json"
+}
+
+# runners_left: the command lines of runners still running in this test's directory.
+runners_left() {
+	local p here
+	here=$(pwd -P)
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/cwd" 2>/dev/null)" = "$here" ] || continue
+		tr '\0' ' ' < "$p/cmdline" 2>/dev/null | grep runner || true
+	done
+}
+
+@test "ks-bench -h prints usage to stdout and exits 0" {
+	run -0 --separate-stderr ks-bench -h
+	assert_line --index 0 "usage: ks-bench [-o file] pop/gen-NNN/cS"
+	assert_output --partial "KS_BENCH_TIMEOUT_S"
+	assert_equal "$stderr" ""
+}
+
+@test "ks-bench without a directory, or with two, is a usage error" {
+	run -2 --separate-stderr ks-bench
+	assert_output ""
+	[[ $stderr == "usage: ks-bench [-o file] pop/gen-NNN/cS"* ]] || fail "stderr: $stderr"
+	use seeded
+	run -2 ks-bench $C pop/gen-000/c1
+	assert_line --index 0 "usage: ks-bench [-o file] pop/gen-NNN/cS"
+	run -2 ks-bench -t $C
+	assert_output --partial "usage: ks-bench"
+	assert_file_not_exists $C/bench.json
+}
+
+@test "ks-bench times the seed on every benchmark shape; the score is their geometric mean" {
+	use seeded
+	run -0 ks-bench $C
+	assert_output ""
+	run -0 python3 - "$KS_ROOT/kernels/sgemm/problem.json" $C/bench.json <<'PY'
+import json, math, re, sys
+prob = json.load(open(sys.argv[1]))
+b = json.load(open(sys.argv[2]))
+print(sorted(b))
+print(b["id"], b["status"], b["correct"], b["message"])
+shapes = [{d: s[d] for d in prob["dims"]} for s in prob["bench_shapes"]]
+print("shapes as in problem.json:", [r["shape"] for r in b["results"]] == shapes, len(b["results"]) == len(shapes))
+for r in b["results"]:
+    assert sorted(r) == ["max_us", "mean_us", "median_us", "min_us", "runs", "shape", "stderr_us", "time_us"], r
+    assert isinstance(r["runs"], int) and r["runs"] >= 1, r
+    assert 0 < r["min_us"] <= r["median_us"] <= r["max_us"], r
+    assert r["min_us"] <= r["mean_us"] <= r["max_us"] and r["time_us"] in (r["mean_us"], r["median_us"], r["min_us"]), r
+    assert (r["stderr_us"] is None) == (r["runs"] == 1), r
+    assert r["stderr_us"] is None or r["stderr_us"] >= 0, r
+gm = math.exp(sum(math.log(r["time_us"]) for r in b["results"]) / len(b["results"]))
+print("score is the geometric mean:", math.isclose(b["score_us"], gm, rel_tol=1e-9))
+print("device:", bool(re.match(r"cpu: .+ \([0-9]+ threads\)$", b["device"])))
+print("timer:", b["timer"].startswith("host CLOCK_MONOTONIC"))
+PY
+	assert_output "['correct', 'device', 'id', 'message', 'results', 'score_us', 'status', 'timer']
+g000c0 ok True None
+shapes as in problem.json: True True
+score is the geometric mean: True
+device: True
+timer: True"
+	assert_no_temp_files pop
+}
+
+@test "ks-bench -o writes the file named, and not bench.json" {
+	use seeded
+	run -0 ks-bench -o b.json $C
+	assert_file_not_exists $C/bench.json
+	run -0 jf b.json '["id"]' '["status"]' 'len(d["results"])'
+	assert_output "g000c0
+ok
+$(n_bench_shapes)"
+}
+
+@test "ks-bench records a kernel that did not compile as build_failed without running anything" {
+	use build_failed
+	assert_file_not_exists $C/runner
+	run -0 ks-bench $C
+	assert_output ""
+	assert_failed $C/bench.json build_failed
+	assert_equal "$(jget $C/bench.json '["message"]')" "the kernel did not compile: see diagnostics in build.json"
+	assert_no_temp_files pop
+}
+
+@test "ks-bench a second time on the same outcome leaves bench.json untouched" {
+	use build_failed
+	ks-bench $C
+	cp -r "$BATS_FILE_TMPDIR/wrong" wpop
+	ks-bench wpop/gen-000/c0
+	touch -d '2020-01-01' $C/bench.json wpop/gen-000/c0/bench.json
+	before=$(stat -c %Y $C/bench.json wpop/gen-000/c0/bench.json)
+	run -0 ks-bench $C
+	run -0 ks-bench wpop/gen-000/c0
+	assert_equal "$(stat -c %Y $C/bench.json wpop/gen-000/c0/bench.json)" "$before"
+	assert_no_temp_files .
+}
+
+@test "ks-bench records a wrong element as incorrect, naming the shape and the element" {
+	use wrong
+	run -0 ks-bench $C
+	assert_output ""
+	assert_failed $C/bench.json incorrect
+	run -0 jget $C/bench.json '["message"]'
+	assert_output --regexp '^shape 17x31x9: C\[5\]\[3\] = -?[0-9.e+-]+, expected -?[0-9.e+-]+ \([|]err[|] 1 > tol [0-9.e+-]+\); 1 of 527 elements out of tolerance$'
+}
+
+@test "ks-bench checks the benchmark shapes too" {
+	use wrong_bench
+	run -0 ks-bench $C
+	assert_failed $C/bench.json incorrect
+	run -0 jget $C/bench.json '["message"]'
+	assert_output --regexp "^bench shape $(shape_name bench_shapes 0): C\[0\]\[0\] = .*; 1 of [0-9]+ elements out of tolerance$"
+}
+
+@test "ks-bench records a kernel that never writes C as incorrect" {
+	use no_write
+	run -0 ks-bench $C
+	assert_failed $C/bench.json incorrect
+	run -0 jget $C/bench.json '["message"]'
+	assert_output --regexp "^shape $(shape_name test_shapes 0): C\[0\]\[0\] = nan, expected .*elements out of tolerance$"
+}
+
+@test "ks-bench records raise(SIGSEGV) as crashed, naming the signal" {
+	use segv
+	run -0 ks-bench $C
+	assert_output ""
+	assert_failed $C/bench.json crashed
+	assert_equal "$(jget $C/bench.json '["message"]')" "the harness killed by signal 11 (Segmentation fault)"
+	assert_no_temp_files pop
+}
+
+@test "ks-bench records a write through NULL as crashed, with the kernel's last output" {
+	use null_write
+	run -0 ks-bench $C
+	assert_failed $C/bench.json crashed
+	assert_equal "$(jget $C/bench.json '["message"]')" \
+		"the harness killed by signal 11 (Segmentation fault); its last output: about to write through NULL"
+}
+
+@test "ks-bench kills an endless kernel at KS_BENCH_TIMEOUT_S and records a timeout" {
+	use loop
+	SECONDS=0
+	KS_BENCH_TIMEOUT_S=2 run -0 ks-bench $C
+	[ "$SECONDS" -le 6 ] || fail "ks-bench took $SECONDS s with KS_BENCH_TIMEOUT_S=2"
+	assert_failed $C/bench.json timeout
+	run -0 jget $C/bench.json '["message"]'
+	assert_output --regexp '^the harness was killed after 2\.[0-9] s, past its time limit \(limit 2 s; KS_BENCH_TIMEOUT_S\)$'
+	# nothing of the runner is left running
+	run -0 runners_left
+	assert_output ""
+}
+
+@test "ks-bench records a kernel over KS_BENCH_MEMORY_MB as crashed, not a hang" {
+	use huge
+	SECONDS=0
+	KS_BENCH_MEMORY_MB=256 KS_BENCH_TIMEOUT_S=30 run -0 ks-bench $C
+	[ "$SECONDS" -le 10 ] || fail "ks-bench took $SECONDS s"
+	assert_failed $C/bench.json crashed
+	run -0 jget $C/bench.json '["message"]'
+	assert_output --regexp '^the harness killed by signal [0-9]+ \((Segmentation fault|Aborted|Killed)\)'
+}
+
+@test "ks-bench records a kernel that quits the harness as crashed" {
+	use quits
+	run -0 ks-bench $C
+	assert_failed $C/bench.json crashed
+	assert_equal "$(jget $C/bench.json '["message"]')" "the harness exited without a valid result"
+}
+
+@test "ks-bench waits for the device lock in KS_LOCK_DIR" {
+	use segv
+	flock "$KS_LOCK_DIR/kernel-scientist-bench-cpu.lock" sleep 1.5 &
+	sleep 0.3
+	start=$(date +%s%N)
+	run -0 ks-bench $C
+	elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	wait
+	[ "$elapsed_ms" -ge 900 ] || fail "ks-bench did not wait for the lock ($elapsed_ms ms)"
+	assert_equal "$(jget $C/bench.json '["status"]')" crashed
+}
+
+@test "ks-bench rejects bad settings in one line and writes nothing" {
+	use seeded
+	KS_BENCH_TIMEOUT_S=abc run -1 ks-bench $C
+	assert_output "ks-bench: KS_BENCH_TIMEOUT_S must be a positive number, not 'abc'"
+	KS_TIME_CAP_S=0 run -1 ks-bench $C
+	assert_output "ks-bench: KS_TIME_CAP_S must be a positive number, not '0'"
+	KS_BENCH_MEMORY_MB=-5 run -1 ks-bench $C
+	assert_output "ks-bench: KS_BENCH_MEMORY_MB must be a positive integer, not '-5'"
+	KS_MIN_RUNS=many run -1 ks-bench $C
+	assert_output "ks-bench: KS_MIN_RUNS must be a positive integer, not 'many'"
+	assert_file_not_exists $C/bench.json
+}
+
+@test "ks-bench rejects a fractional KS_MIN_RUNS below 1 instead of blaming the kernel" {
+	use seeded
+	KS_MIN_RUNS=0.5 run -1 ks-bench $C
+	assert_equal "${#lines[@]}" 1
+	assert_output --regexp "^ks-bench: KS_MIN_RUNS .*'0\.5'"
+	assert_file_not_exists $C/bench.json
+}
+
+@test "ks-bench names a missing build.json" {
+	use seeded
+	rm $C/build.json
+	run -1 ks-bench $C
+	assert_output "ks-bench: cannot open '$C/build.json': No such file or directory"
+	assert_file_not_exists $C/bench.json
+}
+
+@test "ks-bench names a missing runner and keeps the old bench.json" {
+	use build_failed
+	ks-bench $C
+	cp $C/bench.json old.json
+	echo '{"ok": true}' > $C/build.json
+	run -1 ks-bench $C
+	assert_output "ks-bench: '$C/build.json' says the build succeeded, but '$C/runner' is missing: run ks-build again"
+	cmp old.json $C/bench.json
+	assert_no_temp_files pop
+}
+
+@test "ks-bench names a malformed build.json, or one without \"ok\"" {
+	use seeded
+	printf '{"ok": tru' > $C/build.json
+	run -1 ks-bench $C
+	assert_output --regexp "^ks-bench: '$C/build.json' is not valid JSON \(near byte [0-9]+\)$"
+	echo '{"ok": "yes"}' > $C/build.json
+	run -1 ks-bench $C
+	assert_output "ks-bench: '$C/build.json': field \"ok\" is missing or not a boolean"
+	assert_file_not_exists $C/bench.json
+}
+
+@test "ks-bench names a missing run.json" {
+	use seeded
+	rm pop/run.json
+	run -1 ks-bench $C
+	assert_output "ks-bench: 'pop/run.json' does not exist: make the population with ks-init first"
+	assert_file_not_exists $C/bench.json
+}
+
+@test "ks-bench rejects a directory that is not POP/gen-NNN/cS" {
+	use seeded
+	for dir in pop/gen-000 pop/gen-000/runner pop/gen-000/c0x pop/gen-00/c0 pop; do
+		run -1 ks-bench "$dir"
+		assert_output "ks-bench: '$dir' is not a candidate directory (expected POP/gen-NNN/cS)"
+	done
+	run find pop -name bench.json
+	assert_output ""
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env bats
+# ks-report: a table of every kernel and a summary line; it writes nothing.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+# set_plan FILE TITLE: gives a fake candidate the plan it was made from.
+set_plan() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["plan"] = {"title": sys.argv[2], "index": 0}
+json.dump(d, open(sys.argv[1], "w"))' "$1" "$2"
+}
+
+# The populations are made once (fake_cand runs python3), then copied.
+setup_file() {
+	cd "$BATS_FILE_TMPDIR" || return
+	# the seed, three kernels of generation 1 (one incorrect), and a
+	# candidate of generation 2 that is not benched yet
+	make_pop three
+	fake_cand three 0 0 ok 100 ''
+	fake_cand three 1 0 ok 50 'BM=32' g000c0 g000c0
+	set_plan three/gen-001/c0/candidate.json 'BM 16 -> 32'
+	fake_cand three 1 1 incorrect 0 'BN=32' g000c0 g000c0
+	fake_cand three 1 2 ok 125 'BK=16' g000c0 g000c0
+	fake_cand three 2 0 ok 1 'UNROLL=2' g001c0 g001c2
+	set_plan three/gen-002/c0/candidate.json 'UNROLL 1 -> 2'
+	rm three/gen-002/c0/bench.json
+	# a seed that is incorrect, then a correct kernel
+	make_pop badseed
+	fake_cand badseed 0 0 incorrect 0 ''
+	fake_cand badseed 1 0 ok 40 'BM=32' g000c0 g000c0
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# use NAME: copies population NAME of setup_file to ./pop.
+use() {
+	cp -r "$BATS_FILE_TMPDIR/$1" pop
+}
+
+@test "ks-report -h and --help print usage to stdout and exit 0" {
+	run -0 --separate-stderr ks-report -h
+	assert_line --index 0 "usage: ks-report [-b] pop"
+	assert_output --partial "-b  print only the summary line"
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr ks-report --help
+	assert_line --index 0 "usage: ks-report [-b] pop"
+}
+
+@test "ks-report without a pop, with two, or with an unknown option is a usage error" {
+	run -2 --separate-stderr ks-report
+	assert_output ""
+	[[ $stderr == "usage: ks-report [-b] pop"* ]] || fail "stderr: $stderr"
+	use three
+	run -2 ks-report pop pop
+	assert_line --index 0 "usage: ks-report [-b] pop"
+	run -2 ks-report -x pop
+	assert_output --partial "usage: ks-report [-b] pop"
+}
+
+@test "ks-report prints every kernel with parents, status, score, speed-up and plan, then the summary" {
+	use three
+	run -0 --separate-stderr ks-report pop
+	assert_equal "$stderr" ""
+	assert_output "$(cat <<'T'
+id       base     ref      status           score_us  speedup  plan
+g000c0   -        -        ok                  100.0    1.00x  (seed)
+g001c0   g000c0   g000c0   ok                   50.0    2.00x  BM 16 -> 32
+g001c1   g000c0   g000c0   incorrect               -        -  -
+g001c2   g000c0   g000c0   ok                  125.0    0.80x  -
+g002c0   g001c0   g001c2   pending                 -        -  UNROLL 1 -> 2
+pop: generations 0..2, 5 kernels, 3 correct; best g001c0 50.0 us, 2.00x the seed g000c0 (100.0 us)
+T
+)"
+}
+
+@test "ks-report -b prints only the summary line" {
+	use three
+	run -0 --separate-stderr ks-report -b pop
+	assert_output "pop: generations 0..2, 5 kernels, 3 correct; best g001c0 50.0 us, 2.00x the seed g000c0 (100.0 us)"
+	assert_equal "$stderr" ""
+}
+
+@test "ks-report names the population as given" {
+	use three
+	mkdir runs && mv pop runs/exp1
+	run -0 ks-report -b runs/exp1
+	assert_output "runs/exp1: generations 0..2, 5 kernels, 3 correct; best g001c0 50.0 us, 2.00x the seed g000c0 (100.0 us)"
+}
+
+@test "ks-report writes nothing into the population" {
+	use three
+	touch -d '2020-01-01' $(find pop)
+	before=$(find pop -printf '%p %s %T@\n' | sort)
+	run -0 ks-report pop
+	run -0 ks-report -b pop
+	assert_equal "$(find pop -printf '%p %s %T@\n' | sort)" "$before"
+}
+
+@test "ks-report without a correct seed shows no speed-up and no comparison" {
+	use badseed
+	run -0 ks-report pop
+	assert_line --index 1 "g000c0   -        -        incorrect               -        -  (seed)"
+	assert_line --index 2 "g001c0   g000c0   g000c0   ok                   40.0        -  -"
+	assert_line --index 3 "pop: generations 0..1, 2 kernels, 1 correct; best g001c0 40.0 us"
+}
+
+@test "ks-report on a population without kernels says so" {
+	make_pop pop
+	run -0 ks-report -b pop
+	assert_output --regexp "^pop: .*0 kernels, 0 correct"
+	refute_output --partial "0..-1"
+	run -0 ks-report pop
+	assert_line --index 0 "id       base     ref      status           score_us  speedup  plan"
+	assert_equal "${#lines[@]}" 2
+}
+
+@test "ks-report names a missing run.json" {
+	mkdir -p pop/gen-000/c0
+	run -1 --separate-stderr ks-report pop
+	assert_output ""
+	assert_equal "$stderr" "ks-report: 'pop/run.json' does not exist: make the population with ks-init first"
+}
+
+@test "ks-report names a malformed bench.json in one line and prints no table" {
+	use three
+	printf '{"status": "ok", "score_us": 1' > pop/gen-001/c2/bench.json
+	run -1 --separate-stderr ks-report pop
+	assert_output ""
+	[[ $stderr =~ ^"ks-report: 'pop/gen-001/c2/bench.json' is not valid JSON (near byte "[0-9]+")"$ ]] || fail "stderr: $stderr"
+}
+
+@test "ks-report names a bench.json without a status" {
+	use three
+	echo '{"id": "g001c2", "score_us": 3}' > pop/gen-001/c2/bench.json
+	run -1 --separate-stderr ks-report pop
+	assert_output ""
+	assert_equal "$stderr" "ks-report: 'pop/gen-001/c2/bench.json': field \"status\" is missing"
+}
