@@ -154,15 +154,16 @@ g001c0'
 	use pairs
 	run -0 ks-hypothesize pop/gen-002
 	run -0 plans pop/gen-002/hypotheses.json
-	assert_output 'BN 64 -> 128, BK 32 -> 64 | 1 | -2 | 50 | {"BN": 128, "BK": 64}
+	# BK 32 -> 64 is judged by the pair g000c0/g001c2, which differ in BK alone: 100/55 us
+	assert_output 'BN 64 -> 128, BK 32 -> 64 | 1 | 57 | 168 | {"BN": 128, "BK": 64}
 UNROLL 1 -> 2 | 8 | -10 | 30 | {"UNROLL": 2}
 LOOP_ORDER 0 -> 1 | 8 | -10 | 30 | {"LOOP_ORDER": 1}
 BM 32 -> 64 | 6 | -5 | 20 | {"BM": 64}
-BK 32 -> 64 | 2 | 12 | 32 | {"BK": 64}'
+BK 32 -> 64 | 2 | 72 | 92 | {"BK": 64}'
 	run -0 jf pop/gen-002/hypotheses.json '["chosen"]' '["avenues"][0]' '["avenues"][1]'
 	assert_output '[1, 0, 4]
-BN 64 -> 128, BK 32 -> 64 (expected +26%: both changes measured faster on their own)
-BK 32 -> 64 (expected +22%: 1 measured kernel(s) with BK = 64 average 55 us, against 66.94 us with 32)'
+BN 64 -> 128, BK 32 -> 64 (expected +115%: both changes measured faster on their own)
+BK 32 -> 64 (expected +82%: 1 pair(s) of measured kernels differing only in BK: 64 is 1.82x as fast as 32)'
 	# without measurements (the seed alone) every plan is a single change
 	rm -rf pop && use seed
 	run -0 ks-hypothesize pop/gen-001

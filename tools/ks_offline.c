@@ -127,9 +127,27 @@ load_configs(struct ks_cand *c, size_t n, struct config *cfg)
 	return m;
 }
 
-/* Geometric mean of the scores of correct kernels whose parameter name == v. */
+/* 1 when two kernels declare the same parameters with the same values, but for name. */
 static int
-evidence(const struct config *cfg, int m, const char *name, long v, double *gm)
+same_but(const struct config *a, const struct config *b, const char *name)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (strcmp(a->p[i].name, name) != 0 &&
+		    ks_tune_get(b->p, b->n, a->p[i].name, LONG_MIN) != a->p[i].value)
+			return 0;
+	return 1;
+}
+
+/*
+ * What the population measured about setting name from cur to v: the
+ * geometric mean of score(cur) / score(v) over pairs of correct kernels
+ * that differ in that parameter alone.  Comparing kernels that differ
+ * in other parameters too would credit this one with their effects.
+ */
+static int
+evidence(const struct config *cfg, int m, const char *name, long v, long cur, double *speedup)
 {
 	double sum = 0;
 	int k = 0;
@@ -137,12 +155,17 @@ evidence(const struct config *cfg, int m, const char *name, long v, double *gm)
 	for (int i = 0; i < m; i++) {
 		if (!is_ok(cfg[i].cand) || ks_tune_get(cfg[i].p, cfg[i].n, name, LONG_MIN) != v)
 			continue;
-		sum += log(cfg[i].cand->score_us);
-		k++;
+		for (int j = 0; j < m; j++) {
+			if (!is_ok(cfg[j].cand) || ks_tune_get(cfg[j].p, cfg[j].n, name, LONG_MIN) != cur ||
+			    !same_but(&cfg[i], &cfg[j], name))
+				continue;
+			sum += log(cfg[j].cand->score_us / cfg[i].cand->score_us);
+			k++;
+		}
 	}
 	if (k == 0)
 		return 0;
-	*gm = exp(sum / k);
+	*speedup = exp(sum / k);
 	return k;
 }
 
@@ -171,19 +194,19 @@ index_of(const struct ks_param *p, long v)
 static void
 score_single(const struct ks_param *p, long v, const struct config *cfg, int m, struct move *mv)
 {
-	double gm_new, gm_cur;
+	double speedup;
 	int ci = index_of(p, p->value), vi = index_of(p, v);
 	int neighbour = ci >= 0 && abs(ci - vi) == 1;
-	int seen = evidence(cfg, m, p->name, v, &gm_new);
+	int pairs = evidence(cfg, m, p->name, v, p->value, &speedup);
 
-	if (seen && evidence(cfg, m, p->name, p->value, &gm_cur)) {
-		mv->est = (gm_cur / gm_new - 1) * 100;
+	if (pairs) {
+		mv->est = (speedup - 1) * 100;
 		mv->lo = mv->est - 10;
 		mv->hi = mv->est + 10;
 		mv->innovation = 2;
 		mv->measured = 1;
-		snprintf(mv->why, sizeof mv->why, "%d measured kernel(s) with %.63s = %ld average %.4g us, against %.4g us with %ld",
-		    seen, p->name, v, gm_new, gm_cur, p->value);
+		snprintf(mv->why, sizeof mv->why, "%d pair(s) of measured kernels differing only in %.63s: %ld is %.2fx as fast as %ld",
+		    pairs, p->name, v, speedup, p->value);
 	} else if (!explored(cfg, m, p->name, p->value)) {
 		mv->est = neighbour ? 10 : 5;
 		mv->lo = neighbour ? -10 : -30;
@@ -195,8 +218,8 @@ score_single(const struct ks_param *p, long v, const struct config *cfg, int m, 
 		mv->lo = neighbour ? -5 : -20;
 		mv->hi = neighbour ? 20 : 30;
 		mv->innovation = neighbour ? 6 : 7;
-		snprintf(mv->why, sizeof mv->why, "%.63s = %ld is untried; it is %s the base's value", p->name, v,
-		    neighbour ? "next to" : "further from");
+		snprintf(mv->why, sizeof mv->why, "%.63s = %ld is untested next to this base; it is %s the base's value",
+		    p->name, v, neighbour ? "next to" : "further from");
 	}
 }
 
