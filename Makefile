@@ -12,8 +12,8 @@ WERROR ?=
 
 # Recursive (=) on purpose: pkg-config runs once deps-build has installed what is missing.
 KS_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes $(WERROR) \
-	$(shell pkg-config --cflags libcjson libcurl)
-KS_LDLIBS = $(shell pkg-config --libs libcjson libcurl) -lm
+	$(shell pkg-config --cflags libcjson libcurl libcrypto)
+KS_LDLIBS = $(shell pkg-config --libs libcjson libcurl libcrypto) -lm
 
 KS_TOOLS = ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-report
 KS_BINS = $(KS_TOOLS:%=tools/%)

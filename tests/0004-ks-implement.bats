@@ -273,11 +273,11 @@ LOOP_ORDER 0 -> 1'
 	cp pop/gen-001/hypotheses.json h.json
 	edit pop/gen-001/hypotheses.json 'd["plans"][2]["innovation"] = 11'
 	run -1 ks-implement pop/gen-001/c0
-	assert_output "ks-implement: 'pop/gen-001/hypotheses.json: plan 2': field \"innovation\" is not an integer from 1 to 10"
+	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': plan 2: field \"innovation\" is not an integer from 1 to 10"
 	cp h.json pop/gen-001/hypotheses.json
 	edit pop/gen-001/hypotheses.json 'd["plans"][0]["uplift_min"] = 40'
 	run -1 ks-implement pop/gen-001/c0
-	assert_output "ks-implement: 'pop/gen-001/hypotheses.json: plan 0': uplift_min 40 is above uplift_max 30"
+	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': plan 0: uplift_min 40 is above uplift_max 30"
 	assert_not_exist pop/gen-001/c0
 }
 
@@ -298,7 +298,7 @@ LOOP_ORDER 0 -> 1'
 	done
 	edit pop/gen-001/hypotheses.json 'del d["plans"][0]["changes"]'
 	run -1 ks-implement pop/gen-001/c0
-	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': field \"changes\" is missing"
+	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': plan 0 has no \"changes\" for the offline proposer to apply: configure an LLM (KS_LLM_PROVIDER, KS_LLM_URL, KS_MODEL)"
 	assert_not_exist pop/gen-001/c0/kernel.c
 }
 

@@ -305,6 +305,25 @@ out:
 	return res;
 }
 
+/* A candidate ks-implement rejected (no usable code from the model). */
+static cJSON *
+rejected_by_implement(const struct bench *b)
+{
+	char *path = ks_easprintf("%s/candidate.json", b->dir), *text;
+	cJSON *cand, *res = NULL;
+	const char *why;
+
+	if (ks_exists(path) && (text = ks_file_read(path, NULL))) {
+		cand = cJSON_Parse(text);
+		if ((why = ks_json_str(cand, "rejected", NULL)))
+			res = new_result(b, "rejected", why);
+		cJSON_Delete(cand);
+		free(text);
+	}
+	free(path);
+	return res;
+}
+
 static cJSON *
 bench_cand(struct bench *b)
 {
@@ -320,7 +339,9 @@ bench_cand(struct bench *b)
 		goto out;
 	}
 	if (cJSON_IsFalse(ok)) {
-		res = new_result(b, "build_failed", "the kernel did not compile: see diagnostics in build.json");
+		res = rejected_by_implement(b);
+		if (!res)
+			res = new_result(b, "build_failed", "the kernel did not compile: see diagnostics in build.json");
 		goto out;
 	}
 	if (!ks_exists(runner)) {

@@ -171,31 +171,177 @@ keep_old_seconds(const char *path, cJSON *res)
 	cJSON_Delete(old);
 }
 
+/* A candidate ks-implement rejected has no kernel: recorded, not built. */
+static cJSON *
+rejected_result(const struct build *b, const char *why)
+{
+	cJSON *res = cJSON_CreateObject();
+	char *d = ks_easprintf("not built: ks-implement rejected the candidate: %s", why);
+
+	cJSON_AddBoolToObject(res, "ok", 0);
+	cJSON_AddStringToObject(res, "target", b->target->name);
+	cJSON_AddNullToObject(res, "compiler");
+	cJSON_AddNullToObject(res, "command");
+	cJSON_AddNumberToObject(res, "seconds", 0);
+	cJSON_AddStringToObject(res, "diagnostics", d);
+	cJSON_AddNullToObject(res, "resources");
+	free(d);
+	return res;
+}
+
+struct code_check {
+	const char *entry;
+	char *code;
+};
+
+static int
+check_code(const char *text, void *arg, char **why)
+{
+	struct code_check *cc = arg;
+
+	return (cc->code = ks_reply_code(text, cc->entry, why)) ? 0 : -1;
+}
+
+/* The model's fix for a kernel that did not compile; NULL when it gave none. */
+static char *
+ask_repair(struct build *b, struct ks_llm *llm, int attempt, const char *diagnostics)
+{
+	struct code_check cc = { b->prob.entry_name, NULL };
+	char *task = ks_ctx_file(&b->prob, "task"), *target = ks_ctx_target(b->target->name, NULL, 0);
+	char *code = ks_file_read(b->kernel, NULL), *prompt = NULL, *name = ks_easprintf("repair%d", attempt), *why;
+	const char *entry_point = ks_json_str(b->prob.json, "entry_point", b->prob.path);
+
+	if (task && target && code && entry_point) {
+		const char *keys[] = { "task", "target", "entry_point", "language", "code", "diagnostics" };
+		const char *vals[] = { task, target, entry_point, b->target->ext, code, diagnostics };
+		if ((prompt = ks_prompt_render("repair", keys, vals, 6)) &&
+		    ks_ask(llm, prompt, b->dir, name, check_code, &cc, &why) == 1) {
+			ks_info("'%s': repair %d gave no usable code: %s", b->dir, attempt, why);
+			free(why);
+		}
+	}
+	free(task);
+	free(target);
+	free(code);
+	free(prompt);
+	free(name);
+	return cc.code;
+}
+
+static int
+repair_tries(void)
+{
+	const char *e = getenv("KS_REPAIR_TRIES");
+	long v = 2;
+
+	if (e && *e && ks_parse_int(e, 0, 10, &v) < 0) {
+		ks_warnx("KS_REPAIR_TRIES must be an integer from 0 to 10, not '%s'", e);
+		return -1;
+	}
+	return (int)v;
+}
+
+/*
+ * A kernel an LLM wrote that does not compile goes back to the model with
+ * the diagnostics, at most KS_REPAIR_TRIES times; each try is kept in
+ * llm/ and in build.json "repairs", and its tokens in candidate.json.
+ */
+static int
+repair(struct build *b, cJSON *cand, const char *cand_path, cJSON **res)
+{
+	const char *model = ks_json_str(cand, "model", NULL);
+	int tries, online, ok = 0;
+	struct ks_llm llm;
+	cJSON *repairs;
+
+	if (!model || strcmp(model, "seed") == 0 || strcmp(model, "offline") == 0)
+		return 0;
+	if ((tries = repair_tries()) < 0)
+		return -1;
+	if (tries == 0)
+		return 0;
+	if ((online = ks_llm_open(&llm, "implement", b->root)) != 0)
+		return online < 0 ? -1 : 0;
+	repairs = cJSON_CreateArray();
+	for (int t = 1; t <= tries && !ok; t++) {
+		const char *diag = ks_json_str(*res, "diagnostics", NULL);
+		cJSON *entry = cJSON_CreateObject(), *next;
+		char *code = ask_repair(b, &llm, t, diag ? diag : "");
+
+		cJSON_AddNumberToObject(entry, "try", t);
+		cJSON_AddStringToObject(entry, "diagnostics", diag ? diag : "");
+		cJSON_AddItemToArray(repairs, entry);
+		if (!code || ks_file_write_atomic(b->kernel, code, strlen(code)) < 0) {
+			cJSON_AddBoolToObject(entry, "ok", 0);
+			free(code);
+			break;
+		}
+		free(code);
+		next = cJSON_CreateObject();
+		if ((ok = compile(b, next)) < 0) {
+			cJSON_Delete(next);
+			cJSON_Delete(repairs);
+			ks_llm_close(&llm);
+			return -1;
+		}
+		cJSON_AddBoolToObject(entry, "ok", ok);
+		cJSON_Delete(*res);
+		*res = next;
+	}
+	cJSON_AddItemToObject(*res, "repairs", repairs);
+	/* The candidate's usage grows by what the repairs spent. */
+	const cJSON *u = ks_json_obj(cand, "usage", NULL);
+	double calls = 0, cached = 0, in = 0, out_t = 0;
+	ks_json_num(u, "calls", NULL, &calls);
+	ks_json_num(u, "cached_calls", NULL, &cached);
+	ks_json_num(u, "prompt_tokens", NULL, &in);
+	ks_json_num(u, "completion_tokens", NULL, &out_t);
+	llm.calls += (int)calls;
+	llm.cached_calls += (int)cached;
+	llm.prompt_tokens += (long)in;
+	llm.completion_tokens += (long)out_t;
+	ks_llm_usage_json(&llm, cand);
+	ks_llm_close(&llm);
+	return ks_json_save(cand_path, cand) < 0 ? -1 : ok;
+}
+
 static int
 build(const char *dir, const char *out)
 {
 	struct build b = { .dir = dir };
 	struct ks_cand self = { 0 };
-	char *path = NULL;
-	cJSON *res = NULL;
+	char *path = NULL, *cpath = ks_easprintf("%s/candidate.json", dir);
+	cJSON *res = NULL, *cand = NULL;
+	const char *rejected;
 	int rc = 1, ok;
 
-	if (ks_cand_dir_parse(dir, &b.root, &b.gen, &b.slot) < 0)
+	if (ks_cand_dir_parse(dir, &b.root, &b.gen, &b.slot) < 0) {
+		free(cpath);
 		return 1;
+	}
 	if (ks_run_load(b.root, &b.run) < 0)
 		goto out;
 	if (!(b.target = ks_target_find(b.run.target)) || ks_problem_load(b.run.problem, &b.prob) < 0)
 		goto out_run;
-	self.dir = (char *)dir;
-	if (!(b.kernel = ks_cand_kernel_path(&self)))
+	if (ks_exists(cpath) && !(cand = ks_json_load(cpath)))
 		goto out_prob;
 	b.runner = ks_easprintf("%s/runner", dir);
 	b.log = ks_easprintf("%s/build.log", dir);
-	res = cJSON_CreateObject();
-	if ((ok = compile(&b, res)) < 0)
-		goto out_prob;
-	if (!ok)
+	if ((rejected = ks_json_str(cand, "rejected", NULL))) {
 		unlink(b.runner);
+		res = rejected_result(&b, rejected);
+	} else {
+		self.dir = (char *)dir;
+		if (!(b.kernel = ks_cand_kernel_path(&self)))
+			goto out_prob;
+		res = cJSON_CreateObject();
+		if ((ok = compile(&b, res)) < 0)
+			goto out_prob;
+		if (!ok && cand && (ok = repair(&b, cand, cpath, &res)) < 0)
+			goto out_prob;
+		if (!ok)
+			unlink(b.runner);
+	}
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/build.json", dir);
 	keep_old_seconds(path, res);
 	if (ks_json_save(path, res) == 0)
@@ -206,7 +352,9 @@ out_run:
 	ks_run_free(&b.run);
 out:
 	cJSON_Delete(res);
+	cJSON_Delete(cand);
 	free(path);
+	free(cpath);
 	free(b.kernel);
 	free(b.runner);
 	free(b.log);
@@ -225,6 +373,8 @@ main(int argc, char *argv[])
 	    "  population's target into pop/gen-NNN/cS/runner, and writes build.json:\n"
 	    "  {\"ok\", \"target\", \"compiler\", \"command\", \"seconds\", \"diagnostics\", \"resources\"}.\n"
 	    "  A kernel that does not compile is recorded with \"ok\": false (exit 0).\n"
+	    "  A kernel an LLM wrote that does not compile goes back to the model with\n"
+	    "  the diagnostics, up to KS_REPAIR_TRIES times (default 2; 0 turns it off).\n"
 	    "  Environment: KS_CC, the C compiler of target cpu (default cc).\n", &out);
 	rval = build(dir, out);
 	if (ks_fclose_stdout() < 0)

@@ -1,54 +1,145 @@
 /*
  * ks-hypothesize - design the experiments of a generation: 10 avenues,
- * 5 plans, and the K plans kept by the rule of DESIGN.md.
+ * 5 plans, and the K plans kept by the rule of DESIGN.md.  The tool,
+ * not the model, keeps the plans.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ks.h"
 
+/* A reply must hold exactly 10 avenues and 5 complete plans. */
+static int
+check_reply(const char *text, void *arg, char **why)
+{
+	cJSON **out = arg, *j = ks_reply_json(text, why), *h;
+
+	if (!j)
+		return -1;
+	if (ks_hypotheses_validate(j, 0, 1, why) < 0) {
+		cJSON_Delete(j);
+		return -1;
+	}
+	h = cJSON_CreateObject();
+	cJSON_AddItemToObject(h, "avenues", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(j, "avenues"), 1));
+	cJSON_AddItemToObject(h, "plans", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(j, "plans"), 1));
+	cJSON_Delete(j);
+	*out = h;
+	return 0;
+}
+
+static char *
+code_of(const struct ks_cand *k)
+{
+	char *path = ks_cand_kernel_path(k), *code = path ? ks_file_read(path, NULL) : NULL;
+
+	free(path);
+	return code;
+}
+
+/* The model's plans; on two unusable replies the offline proposer's, said so. */
+static cJSON *
+ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *run, const struct ks_cand *base,
+    struct ks_cand *c, size_t n)
+{
+	char *task = NULL, *target = NULL, *knowledge = NULL, *findings = NULL, *pop = NULL, *code = NULL;
+	char *prompt = NULL, *why = NULL, *g = ks_easprintf("%ld", gen), *k = ks_easprintf("%ld", run->k);
+	struct ks_problem p;
+	cJSON *h = NULL;
+	int rc;
+
+	if (ks_problem_load(run->problem, &p) < 0) {
+		free(g);
+		free(k);
+		return NULL;
+	}
+	if (!(task = ks_ctx_file(&p, "task")) || !(target = ks_ctx_target(run->target, c, n)) ||
+	    !(code = code_of(base)))
+		goto out;
+	knowledge = ks_ctx_knowledge(&p);
+	findings = ks_ctx_findings(c, n);
+	pop = ks_ctx_population(c, n, &p);
+	const char *keys[] = { "generation", "k", "task", "target", "knowledge", "findings", "population",
+		"base_id", "base_code" };
+	const char *vals[] = { g, k, task, target, knowledge, findings, pop, base->id, code };
+	if (!(prompt = ks_prompt_render("hypothesize", keys, vals, 9)))
+		goto out;
+	if ((rc = ks_ask(llm, prompt, dir, "hypothesize", check_reply, &h, &why)) < 0)
+		goto out;
+	if (rc == 1) {
+		char *f = ks_easprintf("the model's replies could not be used (%s)", why);
+
+		if (!(h = ks_offline_hypothesize(base, c, n))) {
+			ks_warnx("'%s': %s, and the offline proposer cannot stand in", dir, f);
+			free(f);
+			goto out;
+		}
+		ks_warnx("'%s': %s: the offline proposer made the plans", dir, f);
+		cJSON_AddStringToObject(h, "fallback", f);
+		free(f);
+	}
+	ks_llm_usage_json(llm, h);
+out:
+	free(g);
+	free(k);
+	free(why);
+	free(prompt);
+	free(task);
+	free(target);
+	free(knowledge);
+	free(findings);
+	free(pop);
+	free(code);
+	ks_problem_free(&p);
+	return h;
+}
+
 static int
 hypothesize(const char *dir, const char *out)
 {
 	struct ks_cand *c = NULL, *base, *ref;
+	struct ks_llm llm;
 	struct ks_run run;
-	const char *provider;
-	char *root = NULL, *path = NULL, *where;
-	cJSON *h = NULL, *chosen;
+	char *root = NULL, *path = NULL, *where = NULL;
+	cJSON *h = NULL, *chosen, *usage;
 	long gen, picks[KS_MAX_K];
 	size_t n = 0;
-	int rc = 1;
+	int rc = 1, online = -1;
 
 	if (ks_gen_dir_parse(dir, &root, &gen) < 0)
 		return 1;
 	if (ks_run_load(root, &run) < 0)
 		goto out;
-	if (!(provider = ks_llm_provider()) || ks_cands_load(root, gen, &c, &n) < 0 ||
+	if ((online = ks_llm_open(&llm, "hypothesize", root)) < 0 || ks_cands_load(root, gen, &c, &n) < 0 ||
 	    ks_select_load(dir, c, n, &base, &ref) < 0)
 		goto out_run;
-	if (!(h = ks_offline_hypothesize(base, c, n)))
+	h = online == 0 ? ask_model(&llm, dir, gen, &run, base, c, n) : ks_offline_hypothesize(base, c, n);
+	if (!h)
 		goto out_run;
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/hypotheses.json", dir);
 	where = ks_easprintf("%s (as proposed)", path);
-	if (ks_hypotheses_check(h, where, 0) < 0 || ks_plans_choose(cJSON_GetObjectItemCaseSensitive(h, "plans"),
-	    run.k, picks) < 0) {
-		free(where);
+	if (ks_hypotheses_check(h, where, 0) < 0 ||
+	    ks_plans_choose(cJSON_GetObjectItemCaseSensitive(h, "plans"), run.k, picks) < 0)
 		goto out_run;
-	}
-	free(where);
 	chosen = cJSON_AddArrayToObject(h, "chosen");
 	for (long i = 0; i < run.k; i++)
 		cJSON_AddItemToArray(chosen, cJSON_CreateNumber((double)picks[i]));
 	cJSON_AddStringToObject(h, "base", base->id);
-	cJSON_AddStringToObject(h, "model", provider);
+	cJSON_AddStringToObject(h, "model", online == 0 ? llm.model : "offline");
+	/* usage last, beside the model that spent it */
+	if ((usage = cJSON_DetachItemFromObjectCaseSensitive(h, "usage")))
+		cJSON_AddItemToObject(h, "usage", usage);
 	if (ks_json_save(path, h) == 0)
 		rc = 0;
 out_run:
+	if (online == 0)
+		ks_llm_close(&llm);
 	ks_run_free(&run);
 out:
 	cJSON_Delete(h);
 	ks_cands_free(c, n);
 	free(path);
+	free(where);
 	free(root);
 	return rc;
 }
@@ -63,7 +154,9 @@ main(int argc, char *argv[])
 	    "  Reads pop/gen-NNN/select.json and the base kernel, proposes 10 avenues\n"
 	    "  and 5 experiment plans, keeps K of them (the most innovative, the\n"
 	    "  highest max uplift, the highest min uplift) and writes\n"
-	    "  pop/gen-NNN/hypotheses.json: {\"avenues\", \"plans\", \"chosen\", \"base\", \"model\"}.\n", &out);
+	    "  pop/gen-NNN/hypotheses.json: {\"avenues\", \"plans\", \"chosen\", \"base\", \"model\"}.\n"
+	    "  With an LLM configured the model proposes; else the offline proposer\n"
+	    "  changes the base's tunable parameters.\n", &out);
 	rval = hypothesize(dir, out);
 	if (ks_fclose_stdout() < 0)
 		rval = 1;

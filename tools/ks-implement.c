@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ks.h"
 
@@ -90,18 +91,96 @@ apply_changes(const char *src, const cJSON *plan, const char *where)
 	return out;
 }
 
+/* A reply must hold the kernel in a fenced block that defines the entry point. */
+struct code_check {
+	const char *entry;
+	char *code;
+};
+
+static int
+check_reply(const char *text, void *arg, char **why)
+{
+	struct code_check *cc = arg;
+
+	return (cc->code = ks_reply_code(text, cc->entry, why)) ? 0 : -1;
+}
+
 static char *
-planned_source(const struct slot *s, cJSON **cand)
+code_of(const struct ks_cand *k)
+{
+	char *path = ks_cand_kernel_path(k), *code = path ? ks_file_read(path, NULL) : NULL;
+
+	free(path);
+	return code;
+}
+
+static char *
+plan_text(const cJSON *plan, const char *key)
+{
+	const char *t = ks_json_str(plan, key, NULL);
+
+	return ks_estrdup(t ? t : "");
+}
+
+/*
+ * The model writes the kernel from the base, the reference, the task and
+ * the plan.  Two unusable replies make a rejected candidate (*rejected
+ * says why), not a tool error.
+ */
+static char *
+ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_cand *base, const struct ks_cand *ref,
+    const cJSON *plan, struct ks_cand *c, size_t n, char **rejected)
+{
+	char *task = NULL, *target = NULL, *bcode = NULL, *rcode = NULL, *prompt = NULL;
+	char *title = plan_text(plan, "title"), *desc = plan_text(plan, "description"), *rubric = plan_text(plan, "rubric");
+	const char *entry_point;
+	struct code_check cc = { NULL, NULL };
+	struct ks_problem p;
+
+	if (ks_problem_load(s->run.problem, &p) < 0)
+		goto out_plan;
+	cc.entry = p.entry_name;
+	entry_point = ks_json_str(p.json, "entry_point", p.path);
+	if (!entry_point || !(task = ks_ctx_file(&p, "task")) || !(target = ks_ctx_target(s->run.target, c, n)) ||
+	    !(bcode = code_of(base)) || !(rcode = code_of(ref)))
+		goto out;
+	const char *keys[] = { "task", "target", "entry_point", "language", "base_id", "base_code", "reference_id",
+		"reference_code", "plan_title", "plan_description", "plan_rubric" };
+	const char *vals[] = { task, target, entry_point, s->target->ext, base->id, bcode, ref->id, rcode, title,
+		desc, rubric };
+	if (!(prompt = ks_prompt_render("implement", keys, vals, 11)) || ks_mkdir_p(s->dir) < 0)
+		goto out;
+	if (ks_ask(llm, prompt, s->dir, "implement", check_reply, &cc, rejected) != 1) {
+		free(*rejected);
+		*rejected = NULL;
+	}
+out:
+	ks_problem_free(&p);
+out_plan:
+	free(task);
+	free(target);
+	free(bcode);
+	free(rcode);
+	free(prompt);
+	free(title);
+	free(desc);
+	free(rubric);
+	return cc.code;
+}
+
+static char *
+planned_source(const struct slot *s, cJSON **cand, char **rejected)
 {
 	struct ks_cand *c = NULL, *base, *ref;
 	char *gdir = ks_gen_dir(s->root, s->gen), *where = NULL, *kpath = NULL, *bsrc = NULL, *src = NULL;
 	const cJSON *plan;
 	cJSON *h = NULL;
-	const char *provider;
+	struct ks_llm llm;
 	size_t n = 0;
 	long idx;
+	int online = -1;
 
-	if (!(provider = ks_llm_provider()) || ks_cands_load(s->root, s->gen, &c, &n) < 0 ||
+	if ((online = ks_llm_open(&llm, "implement", s->root)) < 0 || ks_cands_load(s->root, s->gen, &c, &n) < 0 ||
 	    ks_select_load(gdir, c, n, &base, &ref) < 0 || !(h = ks_hypotheses_load(gdir, s->run.k)))
 		goto out;
 	where = ks_easprintf("%s/hypotheses.json", gdir);
@@ -118,15 +197,30 @@ planned_source(const struct slot *s, cJSON **cand)
 	}
 	idx = (long)cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(h, "chosen"), (int)s->slot)->valuedouble;
 	plan = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(h, "plans"), (int)idx);
-	if (!(kpath = ks_cand_kernel_path(base)) || !(bsrc = ks_file_read(kpath, NULL)))
+	/* A plan with "changes" is applied as it stands; other plans need a model. */
+	if (cJSON_GetObjectItemCaseSensitive(plan, "changes")) {
+		if (!(kpath = ks_cand_kernel_path(base)) || !(bsrc = ks_file_read(kpath, NULL)) ||
+		    !(src = apply_changes(bsrc, plan, where)))
+			goto out;
+	} else if (online == 1) {
+		ks_warnx("'%s': plan %ld has no \"changes\" for the offline proposer to apply: "
+		    "configure an LLM (KS_LLM_PROVIDER, KS_LLM_URL, KS_MODEL)", where, idx);
 		goto out;
-	if (!(src = apply_changes(bsrc, plan, where)))
+	} else if (!(src = ask_model(s, &llm, base, ref, plan, c, n, rejected)) && !*rejected) {
 		goto out;
-	*cand = new_candidate(s, base->id, ref->id, provider);
+	}
+	*cand = new_candidate(s, base->id, ref->id, online == 0 && !cJSON_GetObjectItemCaseSensitive(plan, "changes")
+	    ? llm.model : "offline");
 	cJSON *p = cJSON_Duplicate(plan, 1);
 	cJSON_AddNumberToObject(p, "index", (double)idx);
 	cJSON_ReplaceItemInObjectCaseSensitive(*cand, "plan", p);
+	if (online == 0)
+		ks_llm_usage_json(&llm, *cand);
+	if (*rejected)
+		cJSON_AddStringToObject(*cand, "rejected", *rejected);
 out:
+	if (online == 0)
+		ks_llm_close(&llm);
 	cJSON_Delete(h);
 	ks_cands_free(c, n);
 	free(bsrc);
@@ -140,7 +234,7 @@ static int
 implement(const char *dir, const char *out)
 {
 	struct slot s = { .dir = dir };
-	char *src = NULL, *kpath = NULL, *cpath = NULL;
+	char *src = NULL, *kpath = NULL, *cpath = NULL, *rejected = NULL;
 	cJSON *cand = NULL;
 	int rc = 1;
 
@@ -150,15 +244,23 @@ implement(const char *dir, const char *out)
 		goto out;
 	if (!(s.target = ks_target_find(s.run.target)))
 		goto out_run;
-	src = s.gen == 0 ? seed_source(&s, &cand) : planned_source(&s, &cand);
-	if (!src)
+	src = s.gen == 0 ? seed_source(&s, &cand) : planned_source(&s, &cand, &rejected);
+	if (!cand)
 		goto out_run;
 	kpath = ks_easprintf("%s/kernel.%s", dir, s.target->ext);
 	cpath = out ? ks_estrdup(out) : ks_easprintf("%s/candidate.json", dir);
+	if (ks_mkdir_p(dir) < 0)
+		goto out_run;
+	/* A rejected candidate has no kernel; no stale one may stand in for it. */
+	if (rejected)
+		unlink(kpath);
+	else if (ks_file_write_atomic(kpath, src, strlen(src)) < 0)
+		goto out_run;
 	/* The kernel first: candidate.json is what make waits for. */
-	if (ks_mkdir_p(dir) == 0 && ks_file_write_atomic(kpath, src, strlen(src)) == 0 &&
-	    ks_json_save(cpath, cand) == 0)
+	if (ks_json_save(cpath, cand) == 0)
 		rc = 0;
+	if (rejected)
+		ks_warnx("'%s': candidate rejected: %s", dir, rejected);
 out_run:
 	ks_run_free(&s.run);
 out:
@@ -166,6 +268,7 @@ out:
 	free(src);
 	free(kpath);
 	free(cpath);
+	free(rejected);
 	free(s.root);
 	return rc;
 }

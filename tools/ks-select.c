@@ -4,21 +4,107 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ks.h"
+
+struct pick {
+	struct ks_cand *c;
+	size_t n;
+	cJSON *sel;     /* the valid reply */
+};
+
+/* A reply must name two correct kernels of the population and say why. */
+static int
+check_reply(const char *text, void *arg, char **why)
+{
+	struct pick *pk = arg;
+	const char *keys[] = { "base", "reference" };
+	cJSON *j = ks_reply_json(text, why);
+	const char *reason;
+
+	if (!j)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		const char *id = ks_json_str(j, keys[i], NULL);
+		struct ks_cand *k = id ? ks_cands_find(pk->c, pk->n, id) : NULL;
+
+		if (!id)
+			*why = ks_easprintf("\"%s\" is missing or not a string", keys[i]);
+		else if (!k)
+			*why = ks_easprintf("\"%s\" names '%s', which is not a kernel of the population", keys[i], id);
+		else if (!k->status || strcmp(k->status, "ok") != 0)
+			*why = ks_easprintf("\"%s\" names '%s', whose status is %s, not ok", keys[i], id,
+			    k->status ? k->status : "unknown");
+		if (*why) {
+			cJSON_Delete(j);
+			return -1;
+		}
+	}
+	reason = ks_json_str(j, "reason", NULL);
+	pk->sel = cJSON_CreateObject();
+	cJSON_AddStringToObject(pk->sel, "base", ks_json_str(j, "base", NULL));
+	cJSON_AddStringToObject(pk->sel, "reference", ks_json_str(j, "reference", NULL));
+	cJSON_AddStringToObject(pk->sel, "reason", reason ? reason : "");
+	cJSON_Delete(j);
+	return 0;
+}
+
+static cJSON *
+ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *run, struct ks_cand *c, size_t n)
+{
+	struct ks_problem p;
+	struct pick pk = { c, n, NULL };
+	char *pop = NULL, *task = NULL, *target = NULL, *prompt = NULL, *why = NULL, *g;
+	cJSON *sel = NULL;
+	int rc;
+
+	if (ks_problem_load(run->problem, &p) < 0)
+		return NULL;
+	g = ks_easprintf("%ld", gen);
+	if (!(task = ks_ctx_file(&p, "task")) || !(target = ks_ctx_target(run->target, c, n)))
+		goto out;
+	pop = ks_ctx_population(c, n, &p);
+	const char *keys[] = { "generation", "task", "target", "population" };
+	const char *vals[] = { g, task, target, pop };
+	if (!(prompt = ks_prompt_render("select", keys, vals, 4)) || ks_mkdir_p(dir) < 0)
+		goto out;
+	if ((rc = ks_ask(llm, prompt, dir, "select", check_reply, &pk, &why)) < 0)
+		goto out;
+	if (rc == 0) {
+		sel = pk.sel;
+	} else if (ks_offline_select(c, n, &sel) == 0) {
+		/* The model failed twice: the offline rule decides, and says it did. */
+		char *f = ks_easprintf("the model's replies could not be used (%s): the offline rule chose", why);
+		ks_warnx("%s: %s", dir, f);
+		cJSON_AddStringToObject(sel, "fallback", f);
+		free(f);
+	}
+	if (sel) {
+		cJSON_AddStringToObject(sel, "model", llm->model);
+		ks_llm_usage_json(llm, sel);
+	}
+out:
+	free(g);
+	free(why);
+	free(prompt);
+	free(pop);
+	free(task);
+	free(target);
+	ks_problem_free(&p);
+	return sel;
+}
 
 static int
 select_gen(const char *dir, const char *out)
 {
 	struct ks_cand *c = NULL;
+	struct ks_llm llm;
 	struct ks_run run;
-	const char *provider;
 	char *root = NULL, *path = NULL;
 	cJSON *sel = NULL;
 	size_t n = 0;
 	long gen;
-	int rc = 1;
+	int rc = 1, online = -1;
 
 	if (ks_gen_dir_parse(dir, &root, &gen) < 0)
 		return 1;
@@ -28,19 +114,30 @@ select_gen(const char *dir, const char *out)
 		ks_warnx("'%s' is generation 0, the seed kernels: selection starts at generation 1", dir);
 		goto out_run;
 	}
-	if (!(provider = ks_llm_provider()))
+	if ((online = ks_llm_open(&llm, "select", root)) < 0 || ks_cands_load(root, gen, &c, &n) < 0)
 		goto out_run;
-	if (ks_cands_load(root, gen, &c, &n) < 0)
-		goto out_run;
-	if (ks_offline_select(c, n, &sel) < 0) {
+	if (online == 1 && ks_offline_select(c, n, &sel) == 0)
+		cJSON_AddStringToObject(sel, "model", "offline");
+	if (online == 0) {
+		struct ks_cand *any = NULL;
+		for (size_t i = 0; i < n && !any; i++)
+			if (c[i].score_us > 0)
+				any = &c[i];
+		if (any)
+			sel = ask_model(&llm, dir, gen, &run, c, n);
+		if (!sel && any)
+			goto out_run;
+	}
+	if (!sel) {
 		ks_warnx("no correct kernel before generation %ld in '%s' to select from", gen, root);
 		goto out_run;
 	}
-	cJSON_AddStringToObject(sel, "model", provider);
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/select.json", dir);
 	if (ks_mkdir_p(dir) == 0 && ks_json_save(path, sel) == 0)
 		rc = 0;
 out_run:
+	if (online == 0)
+		ks_llm_close(&llm);
 	ks_run_free(&run);
 out:
 	cJSON_Delete(sel);
@@ -59,7 +156,9 @@ main(int argc, char *argv[])
 	dir = ks_args_dir_out(argc, argv, "pop/gen-NNN",
 	    "  Picks the base and the reference kernel of generation NNN from the\n"
 	    "  finished kernels of the generations before it, and writes\n"
-	    "  pop/gen-NNN/select.json: {\"base\", \"reference\", \"reason\", \"model\"}.\n", &out);
+	    "  pop/gen-NNN/select.json: {\"base\", \"reference\", \"reason\", \"model\"}.\n"
+	    "  With an LLM configured (KS_LLM_PROVIDER, KS_LLM_URL, KS_MODEL, ...) the\n"
+	    "  model chooses; its prompt and reply are kept in pop/gen-NNN/llm/.\n", &out);
 	rval = select_gen(dir, out);
 	if (ks_fclose_stdout() < 0)
 		rval = 1;

@@ -155,6 +155,8 @@ int ks_cand_dir_parse(const char *dir, char **root, long *gen, long *slot);
 int ks_run_load(const char *root, struct ks_run *run);
 void ks_run_free(struct ks_run *run);
 
+/* A data folder: $env_var, else <tools>/../name, else <prefix>/share/kernel-scientist/name. */
+char *ks_data_dir(const char *name, const char *env_var);
 char *ks_kernels_dir(void);    /* $KS_KERNELS_DIR, else next to the tools */
 int ks_problem_load(const char *name, struct ks_problem *p);
 void ks_problem_free(struct ks_problem *p);
@@ -173,7 +175,12 @@ char *ks_cand_kernel_path(const struct ks_cand *c);   /* dir/kernel.<ext>, the o
 /* ks_stage.c: the files the stages hand to each other, validated on reading */
 /* dir/select.json; *base and *ref point into c, to correct kernels. */
 int ks_select_load(const char *dir, struct ks_cand *c, size_t n, struct ks_cand **base, struct ks_cand **ref);
-/* Checks a hypotheses object: 1..10 avenues, 5 complete plans; "chosen" too when k > 0. */
+/*
+ * Checks a hypotheses object: 1..10 avenues (exactly 10 when strict, as
+ * a model must give), 5 complete plans, and "chosen" too when k > 0.
+ * validate sets *why (caller frees); check prints it with the file name.
+ */
+int ks_hypotheses_validate(const cJSON *h, long k, int strict, char **why);
 int ks_hypotheses_check(const cJSON *h, const char *file, long k);
 cJSON *ks_hypotheses_load(const char *dir, long k);
 
@@ -204,13 +211,78 @@ long ks_tune_get(const struct ks_param *p, int n, const char *name, long dflt);
 /* Returns a new source with the values of the named defines replaced; NULL when one is absent. */
 char *ks_tune_apply(const char *src, const char *const *names, const long *values, int n);
 
-/* ks_llm.c: which model answers a stage */
+/* ks_llm.c: the LLM client */
+struct ks_llm {
+	char provider[16];       /* openai, anthropic, gemini */
+	const char *stage;       /* select, hypothesize, implement */
+	char *model, *url, *key, *root;
+	double temperature;      /* < 0: the server's default */
+	long max_tokens;         /* per reply */
+	int tries;
+	double timeout_s, backoff_s, retry_max_s;
+	int cache;
+	long budget;             /* KS_MAX_TOKENS for the run; 0: none */
+	/* what this process's calls used */
+	int calls, cached_calls;
+	long prompt_tokens, completion_tokens;
+};
+struct ks_llm_reply {
+	char *text;
+	int truncated;           /* cut off at the token limit: not a whole answer */
+	int cached;
+	long prompt_tokens, completion_tokens;
+};
 /*
- * The provider named by the environment ("offline" when nothing is
- * configured).  Returns NULL with a message when the configuration asks
- * for something this build cannot do.
+ * Configures the client for a stage from the environment (DESIGN.md,
+ * "LLM access").  Returns 0 when an LLM is configured, 1 when none is
+ * (the offline proposer is then used, and a note says so), -1 with a
+ * message for a bad setting.  root is the population directory, where
+ * the cache and the ledger live.
  */
-const char *ks_llm_provider(void);
+int ks_llm_open(struct ks_llm *llm, const char *stage, const char *root);
+void ks_llm_close(struct ks_llm *llm);
+/*
+ * One call: system may be NULL; turns alternate user, assistant, user.
+ * Saves dir/llm/<name>.json and .md, adds a ledger line, and fills r
+ * (free with ks_llm_reply_free).  -1 with a message after the retries.
+ */
+int ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, int n, const char *dir,
+    const char *name, struct ks_llm_reply *r);
+void ks_llm_reply_free(struct ks_llm_reply *r);
+/* Sets obj's "usage" to what this process's calls used. */
+void ks_llm_usage_json(const struct ks_llm *llm, cJSON *obj);
+
+/* ks_prompt.c: prompt templates and what the stages read from replies */
+/*
+ * Renders prompts/<name>.md: every {{key}} is replaced by its value.  A
+ * placeholder the stage does not know is an error naming the template,
+ * so a typo in an edited prompt does not reach the model.
+ */
+char *ks_prompt_render(const char *name, const char *const *keys, const char *const *values, int n);
+char *ks_prompt_file(const char *name);   /* prompts/<name>, NULL with a message */
+/* The markdown files of a folder, sorted by name, concatenated; "" when none. */
+char *ks_prompt_knowledge(const char *dir);
+/* The JSON object of a reply: whole, in a ```json fence, or between the outer braces. */
+cJSON *ks_reply_json(const char *text, char **why);
+/* The code of a reply: its one (or longest) fenced block, which must define entry. */
+char *ks_reply_code(const char *text, const char *entry, char **why);
+
+/* ks_context.c: what the LLM stages show the model, and how they ask */
+char *ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p);
+char *ks_ctx_findings(const struct ks_cand *c, size_t n);
+char *ks_ctx_target(const char *target, const struct ks_cand *c, size_t n);  /* prompts/targets/<t>.md */
+char *ks_ctx_knowledge(const struct ks_problem *p);  /* prompts/knowledge + the problem's knowledge/ */
+char *ks_ctx_file(const struct ks_problem *p, const char *key);  /* a problem file's text */
+/* Checks a reply: 0 and keeps what it needs in ctx, or -1 and sets *why (caller frees). */
+typedef int (*ks_check_fn)(const char *text, void *ctx, char **why);
+/*
+ * Asks the model (transcripts dir/llm/<name>-1, -2) and checks the
+ * reply; an unusable reply is shown back once with the reason.  Returns
+ * 0 when a reply passed, 1 when both failed (*why says why), -1 when
+ * the call itself failed (a message was printed).
+ */
+int ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *name, ks_check_fn check, void *ctx,
+    char **why);
 
 /* ks_offline.c: the rules used when no LLM is configured */
 int ks_offline_select(struct ks_cand *c, size_t n, cJSON **out);

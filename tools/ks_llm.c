@@ -1,6 +1,26 @@
-/* ks_llm.c - which model answers a stage. */
+/*
+ * ks_llm.c - the LLM client: one module over libcurl.
+ *
+ * Providers: OpenAI-compatible chat completions (OpenAI, vLLM,
+ * llama.cpp, Ollama, OpenRouter, Gemini's compatible endpoint),
+ * Anthropic Messages and Gemini generateContent.  Every call goes
+ * through ks_llm_chat(), which answers identical requests from a
+ * content-addressed cache in POP/llm-cache/, retries what is worth
+ * retrying, keeps a transcript next to what the call produced and adds
+ * its tokens to the run's ledger, POP/llm-usage.jsonl.  The API key is
+ * sent in a header and written nowhere.
+ */
+#include <sys/file.h>
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "ks.h"
 
@@ -12,19 +32,732 @@ env(const char *name)
 	return v && *v ? v : NULL;
 }
 
-const char *
-ks_llm_provider(void)
+static int
+env_num(const char *name, double lo, double hi, double dflt, double *out)
 {
-	const char *p = env("KS_LLM_PROVIDER");
+	const char *v = env(name);
 
-	if (!p && !env("KS_LLM_URL") && !env("OPENAI_BASE_URL") && !env("KS_LLM_API_KEY") &&
-	    !env("OPENAI_API_KEY") && !env("ANTHROPIC_API_KEY") && !env("GEMINI_API_KEY"))
-		p = "offline";
-	if (p && strcmp(p, "offline") == 0) {
-		ks_info("no LLM configured (KS_LLM_PROVIDER, KS_LLM_URL or an API key): using the offline proposer");
-		return "offline";
+	*out = dflt;
+	if (!v)
+		return 0;
+	if (ks_parse_double(v, out) < 0 || *out < lo || *out > hi) {
+		ks_warnx("%s must be a number from %g to %g, not '%s'", name, lo, hi, v);
+		return -1;
 	}
-	ks_warnx("an LLM is configured (KS_LLM_PROVIDER=%s), but this build has no LLM client yet: "
-	    "set KS_LLM_PROVIDER=offline to run the offline proposer", p ? p : "openai");
-	return NULL;
+	return 0;
+}
+
+/* The provider the environment names, "offline" when nothing is configured. */
+static const char *
+provider_of_env(void)
+{
+	if (env("KS_LLM_PROVIDER"))
+		return env("KS_LLM_PROVIDER");
+	if (env("KS_LLM_URL") || env("OPENAI_BASE_URL") || env("KS_LLM_API_KEY") || env("OPENAI_API_KEY"))
+		return "openai";
+	if (env("ANTHROPIC_API_KEY"))
+		return "anthropic";
+	if (env("GEMINI_API_KEY"))
+		return "gemini";
+	return "offline";
+}
+
+static const struct provider {
+	const char *name, *url, *key_env;
+} providers[] = {
+	{ "openai", "https://api.openai.com/v1", "OPENAI_API_KEY" },
+	{ "anthropic", "https://api.anthropic.com/v1", "ANTHROPIC_API_KEY" },
+	{ "gemini", "https://generativelanguage.googleapis.com/v1beta", "GEMINI_API_KEY" },
+};
+
+static const char *
+stage_model(const char *stage)
+{
+	char var[64];
+	const char *m;
+
+	snprintf(var, sizeof var, "KS_%s_MODEL", stage);
+	for (char *p = var; *p; p++)
+		if (*p >= 'a' && *p <= 'z')
+			*p -= 'a' - 'A';
+	m = env(var);
+	return m ? m : env("KS_MODEL");
+}
+
+static int
+load_numbers(struct ks_llm *llm)
+{
+	double tries, max_tokens, budget, cache_off = 0;
+	const char *c = env("KS_LLM_CACHE");
+
+	if (env_num("KS_LLM_TRIES", 1, 100, 5, &tries) < 0 ||
+	    env_num("KS_LLM_TIMEOUT_S", 0.001, 86400, 600, &llm->timeout_s) < 0 ||
+	    env_num("KS_LLM_BACKOFF_S", 0, 3600, 2, &llm->backoff_s) < 0 ||
+	    env_num("KS_LLM_RETRY_MAX_S", 0, 3600, 120, &llm->retry_max_s) < 0 ||
+	    env_num("KS_LLM_MAX_TOKENS", 1, 1e7, 16384, &max_tokens) < 0 ||
+	    env_num("KS_MAX_TOKENS", 0, 1e15, 0, &budget) < 0 ||
+	    env_num("KS_LLM_TEMPERATURE", 0, 2, -1, &llm->temperature) < 0)
+		return -1;
+	if (c && strcmp(c, "off") != 0 && strcmp(c, "on") != 0) {
+		ks_warnx("KS_LLM_CACHE must be on or off, not '%s'", c);
+		return -1;
+	}
+	cache_off = c && strcmp(c, "off") == 0;
+	llm->tries = (int)tries;
+	llm->max_tokens = (long)max_tokens;
+	llm->budget = (long)budget;
+	llm->cache = !cache_off;
+	return 0;
+}
+
+int
+ks_llm_open(struct ks_llm *llm, const char *stage, const char *root)
+{
+	const char *p = provider_of_env(), *model, *url, *key;
+	const struct provider *pv = NULL;
+
+	memset(llm, 0, sizeof *llm);
+	if (strcmp(p, "offline") == 0) {
+		ks_info("no LLM configured (KS_LLM_PROVIDER, KS_LLM_URL or an API key): using the offline proposer");
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof providers / sizeof providers[0]; i++)
+		if (strcmp(providers[i].name, p) == 0)
+			pv = &providers[i];
+	if (!pv) {
+		ks_warnx("KS_LLM_PROVIDER must be openai, anthropic, gemini or offline, not '%s'", p);
+		return -1;
+	}
+	if (!(model = stage_model(stage))) {
+		ks_warnx("no model for the %s stage: set KS_MODEL (or KS_%s_MODEL)", stage,
+		    strcmp(stage, "select") == 0 ? "SELECT" : strcmp(stage, "hypothesize") == 0 ? "HYPOTHESIZE" : "IMPLEMENT");
+		return -1;
+	}
+	url = env("KS_LLM_URL");
+	if (!url && strcmp(pv->name, "openai") == 0)
+		url = env("OPENAI_BASE_URL");
+	key = env("KS_LLM_API_KEY");
+	if (!key)
+		key = env(pv->key_env);
+	snprintf(llm->provider, sizeof llm->provider, "%s", pv->name);
+	llm->stage = stage;
+	llm->model = ks_estrdup(model);
+	llm->url = ks_estrdup(url ? url : pv->url);
+	/* A base URL may end in a slash or not: the endpoint appends one. */
+	for (size_t n = strlen(llm->url); n > 0 && llm->url[n - 1] == '/'; n--)
+		llm->url[n - 1] = '\0';
+	llm->key = key ? ks_estrdup(key) : NULL;
+	llm->root = ks_estrdup(root);
+	if (load_numbers(llm) < 0) {
+		ks_llm_close(llm);
+		return -1;
+	}
+	return 0;
+}
+
+void
+ks_llm_close(struct ks_llm *llm)
+{
+	free(llm->model);
+	free(llm->url);
+	if (llm->key)
+		memset(llm->key, 0, strlen(llm->key));
+	free(llm->key);
+	free(llm->root);
+	memset(llm, 0, sizeof *llm);
+}
+
+void
+ks_llm_reply_free(struct ks_llm_reply *r)
+{
+	free(r->text);
+	memset(r, 0, sizeof *r);
+}
+
+/* The request body of each API; turns alternate user, assistant, user, ... */
+static cJSON *
+request_body(const struct ks_llm *llm, const char *system, const char *const *turns, int n)
+{
+	cJSON *b = cJSON_CreateObject(), *msgs, *m;
+
+	if (strcmp(llm->provider, "gemini") == 0) {
+		cJSON *cfg;
+
+		if (system) {
+			m = cJSON_AddObjectToObject(b, "systemInstruction");
+			cJSON_AddItemToObject(m, "parts", cJSON_CreateArray());
+			cJSON *part = cJSON_CreateObject();
+			cJSON_AddStringToObject(part, "text", system);
+			cJSON_AddItemToArray(cJSON_GetObjectItem(m, "parts"), part);
+		}
+		msgs = cJSON_AddArrayToObject(b, "contents");
+		for (int i = 0; i < n; i++) {
+			cJSON *parts, *part = cJSON_CreateObject();
+
+			m = cJSON_CreateObject();
+			cJSON_AddStringToObject(m, "role", i % 2 ? "model" : "user");
+			parts = cJSON_AddArrayToObject(m, "parts");
+			cJSON_AddStringToObject(part, "text", turns[i]);
+			cJSON_AddItemToArray(parts, part);
+			cJSON_AddItemToArray(msgs, m);
+		}
+		cfg = cJSON_AddObjectToObject(b, "generationConfig");
+		if (llm->temperature >= 0)
+			cJSON_AddNumberToObject(cfg, "temperature", llm->temperature);
+		cJSON_AddNumberToObject(cfg, "maxOutputTokens", (double)llm->max_tokens);
+		return b;
+	}
+	cJSON_AddStringToObject(b, "model", llm->model);
+	if (strcmp(llm->provider, "anthropic") == 0) {
+		cJSON_AddNumberToObject(b, "max_tokens", (double)llm->max_tokens);
+		if (system)
+			cJSON_AddStringToObject(b, "system", system);
+	}
+	msgs = cJSON_AddArrayToObject(b, "messages");
+	if (system && strcmp(llm->provider, "openai") == 0) {
+		m = cJSON_CreateObject();
+		cJSON_AddStringToObject(m, "role", "system");
+		cJSON_AddStringToObject(m, "content", system);
+		cJSON_AddItemToArray(msgs, m);
+	}
+	for (int i = 0; i < n; i++) {
+		m = cJSON_CreateObject();
+		cJSON_AddStringToObject(m, "role", i % 2 ? "assistant" : "user");
+		cJSON_AddStringToObject(m, "content", turns[i]);
+		cJSON_AddItemToArray(msgs, m);
+	}
+	if (llm->temperature >= 0)
+		cJSON_AddNumberToObject(b, "temperature", llm->temperature);
+	if (strcmp(llm->provider, "openai") == 0) {
+		/* OpenAI's reasoning models want max_completion_tokens; most servers max_tokens. */
+		const char *param = env("KS_LLM_MAX_TOKENS_PARAM");
+		cJSON_AddNumberToObject(b, param ? param : "max_tokens", (double)llm->max_tokens);
+	}
+	return b;
+}
+
+static char *
+endpoint(const struct ks_llm *llm)
+{
+	if (strcmp(llm->provider, "anthropic") == 0)
+		return ks_easprintf("%s/messages", llm->url);
+	if (strcmp(llm->provider, "gemini") == 0)
+		return ks_easprintf("%s/models/%s:generateContent", llm->url, llm->model);
+	return ks_easprintf("%s/chat/completions", llm->url);
+}
+
+static struct curl_slist *
+headers(const struct ks_llm *llm)
+{
+	struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
+	char *line = NULL;
+
+	if (strcmp(llm->provider, "anthropic") == 0) {
+		const char *v = env("KS_ANTHROPIC_VERSION");
+		char *ver = ks_easprintf("anthropic-version: %s", v ? v : "2023-06-01");
+		h = curl_slist_append(h, ver);
+		free(ver);
+		if (llm->key)
+			line = ks_easprintf("x-api-key: %s", llm->key);
+	} else if (strcmp(llm->provider, "gemini") == 0) {
+		if (llm->key)
+			line = ks_easprintf("x-goog-api-key: %s", llm->key);
+	} else if (llm->key) {
+		line = ks_easprintf("Authorization: Bearer %s", llm->key);
+	}
+	if (line) {
+		h = curl_slist_append(h, line);
+		memset(line, 0, strlen(line));
+		free(line);
+	}
+	return h;
+}
+
+/* What one HTTP exchange gave. */
+struct http {
+	struct ks_buf body;
+	long status;
+	double retry_after;     /* seconds; < 0 when the server did not say */
+	CURLcode rc;
+	char err[CURL_ERROR_SIZE];
+};
+
+static size_t
+on_body(char *p, size_t size, size_t n, void *arg)
+{
+	ks_buf_add(arg, p, size * n);
+	return size * n;
+}
+
+/* Retry-After: seconds, or an HTTP date. */
+static size_t
+on_header(char *p, size_t size, size_t n, void *arg)
+{
+	struct http *h = arg;
+	size_t len = size * n;
+	char line[256];
+
+	if (len < sizeof line && strncasecmp(p, "retry-after:", 12) == 0) {
+		double secs;
+		char *v = line, *end;
+
+		memcpy(line, p + 12, len - 12);
+		line[len - 12] = '\0';
+		while (*v == ' ' || *v == '\t')
+			v++;
+		end = v + strlen(v);
+		while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' '))
+			*--end = '\0';
+		if (ks_parse_double(v, &secs) == 0)
+			h->retry_after = secs;
+		else {
+			time_t t = curl_getdate(v, NULL);
+			if (t > 0)
+				h->retry_after = difftime(t, time(NULL));
+		}
+	}
+	return len;
+}
+
+static void
+http_post(const struct ks_llm *llm, const char *url, const char *body, struct http *h)
+{
+	struct curl_slist *hdr = headers(llm);
+	CURL *c = curl_easy_init();
+
+	ks_buf_free(&h->body);
+	ks_buf_add(&h->body, "", 0);
+	h->status = 0;
+	h->retry_after = -1;
+	h->err[0] = '\0';
+	if (!c) {
+		h->rc = CURLE_FAILED_INIT;
+		curl_slist_free_all(hdr);
+		return;
+	}
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &h->body);
+	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(c, CURLOPT_HEADERDATA, h);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, h->err);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(llm->timeout_s * 1000));
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)fmin(llm->timeout_s * 1000, 30000));
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "kernel-scientist/" KS_VERSION);
+	h->rc = curl_easy_perform(c);
+	if (h->rc == CURLE_OK)
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &h->status);
+	curl_easy_cleanup(c);
+	curl_slist_free_all(hdr);
+}
+
+static int
+retryable_status(long s)
+{
+	return s == 408 || s == 409 || s == 429 || (s >= 500 && s <= 599);
+}
+
+static int
+retryable_curl(CURLcode rc)
+{
+	return rc != CURLE_URL_MALFORMAT && rc != CURLE_UNSUPPORTED_PROTOCOL && rc != CURLE_FAILED_INIT &&
+	    rc != CURLE_COULDNT_RESOLVE_PROXY;
+}
+
+/* The message of an error body: OpenAI, Anthropic, Gemini and vLLM shapes. */
+static char *
+error_message(const char *body)
+{
+	cJSON *j = cJSON_Parse(body), *e;
+	const char *m = NULL;
+	char *out;
+
+	if (j) {
+		e = cJSON_GetObjectItemCaseSensitive(j, "error");
+		if (cJSON_IsString(e))
+			m = e->valuestring;
+		else if (!(m = ks_json_str(e, "message", NULL)) && !(m = ks_json_str(j, "message", NULL)))
+			m = ks_json_str(j, "detail", NULL);
+	}
+	if (m)
+		out = ks_estrdup(m);
+	else
+		out = ks_easprintf("%.200s", body);
+	for (char *p = out; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	cJSON_Delete(j);
+	return out;
+}
+
+/* Text, truncation and usage from a reply body; -1 when it has not the API's shape. */
+static int
+parse_reply(const struct ks_llm *llm, const cJSON *j, struct ks_llm_reply *r)
+{
+	struct ks_buf text = { 0 };
+	const cJSON *part, *u;
+	const char *finish = NULL;
+	double in = 0, out = 0;
+
+	ks_buf_add(&text, "", 0);
+	if (strcmp(llm->provider, "anthropic") == 0) {
+		const cJSON *content = ks_json_arr(j, "content", NULL);
+		if (!content)
+			goto bad;
+		cJSON_ArrayForEach(part, content) {
+			const char *t = ks_json_str(part, "text", NULL);
+			if (t)
+				ks_buf_puts(&text, t);
+		}
+		finish = ks_json_str(j, "stop_reason", NULL);
+		r->truncated = finish && strcmp(finish, "max_tokens") == 0;
+		u = cJSON_GetObjectItemCaseSensitive(j, "usage");
+		ks_json_num(u, "input_tokens", NULL, &in);
+		ks_json_num(u, "output_tokens", NULL, &out);
+	} else if (strcmp(llm->provider, "gemini") == 0) {
+		const cJSON *cand = cJSON_GetArrayItem(ks_json_arr(j, "candidates", NULL), 0);
+		const cJSON *parts = ks_json_arr(ks_json_obj(cand, "content", NULL), "parts", NULL);
+		if (!cand)
+			goto bad;
+		cJSON_ArrayForEach(part, parts) {
+			const char *t = ks_json_str(part, "text", NULL);
+			if (t)
+				ks_buf_puts(&text, t);
+		}
+		finish = ks_json_str(cand, "finishReason", NULL);
+		r->truncated = finish && strcmp(finish, "MAX_TOKENS") == 0;
+		u = cJSON_GetObjectItemCaseSensitive(j, "usageMetadata");
+		ks_json_num(u, "promptTokenCount", NULL, &in);
+		ks_json_num(u, "candidatesTokenCount", NULL, &out);
+	} else {
+		const cJSON *choice = cJSON_GetArrayItem(ks_json_arr(j, "choices", NULL), 0);
+		const cJSON *msg = ks_json_obj(choice, "message", NULL);
+		const char *t = ks_json_str(msg, "content", NULL);
+		if (!msg)
+			goto bad;
+		if (t)
+			ks_buf_puts(&text, t);
+		finish = ks_json_str(choice, "finish_reason", NULL);
+		r->truncated = finish && strcmp(finish, "length") == 0;
+		u = cJSON_GetObjectItemCaseSensitive(j, "usage");
+		ks_json_num(u, "prompt_tokens", NULL, &in);
+		ks_json_num(u, "completion_tokens", NULL, &out);
+	}
+	r->text = text.s;
+	r->prompt_tokens = (long)in;
+	r->completion_tokens = (long)out;
+	return 0;
+bad:
+	ks_buf_free(&text);
+	return -1;
+}
+
+static double
+jitter(void)
+{
+	static unsigned seed;
+
+	if (!seed)
+		seed = (unsigned)time(NULL) ^ (unsigned)getpid() << 16;
+	return 0.5 + 0.5 * ((double)rand_r(&seed) / RAND_MAX);
+}
+
+static void
+sleep_s(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Posts with retries: backoff with jitter on 408, 409, 429, 5xx and
+ * connection errors, honouring Retry-After (clamped).  Returns the
+ * parsed body of a 2xx reply, or NULL after one error line naming the
+ * URL and the last status and message.
+ */
+static cJSON *
+post_with_retries(const struct ks_llm *llm, const char *url, const char *body, int *tries_used, long *status)
+{
+	struct http h = { 0 };
+	char *why = NULL;
+	cJSON *j = NULL;
+	int t;
+
+	for (t = 1; t <= llm->tries; t++) {
+		int retry;
+
+		http_post(llm, url, body, &h);
+		free(why);
+		why = NULL;
+		if (h.rc != CURLE_OK) {
+			why = ks_easprintf("%s", h.err[0] ? h.err : curl_easy_strerror(h.rc));
+			retry = retryable_curl(h.rc);
+		} else if (h.status < 200 || h.status > 299) {
+			char *m = error_message(h.body.s);
+			why = ks_easprintf("HTTP %ld: %s", h.status, m);
+			free(m);
+			retry = retryable_status(h.status);
+		} else if (!(j = cJSON_Parse(h.body.s))) {
+			why = ks_easprintf("HTTP %ld with a body that is not JSON: %.80s", h.status, h.body.s);
+			retry = 1;
+		} else {
+			break;
+		}
+		if (!retry || t == llm->tries)
+			break;
+		double wait = h.retry_after >= 0 ? fmin(h.retry_after, llm->retry_max_s)
+		    : fmin(llm->backoff_s * pow(2, t - 1), llm->retry_max_s) * jitter();
+		ks_info("%s (try %d of %d); retrying in %.1f s", why, t, llm->tries, wait);
+		sleep_s(wait);
+	}
+	*tries_used = t > llm->tries ? llm->tries : t;
+	*status = h.status;
+	if (!j && *tries_used > 1)
+		ks_warnx("LLM request to '%s' failed after %d tries: %s", url, *tries_used, why);
+	else if (!j)
+		ks_warnx("LLM request to '%s' failed: %s", url, why);
+	free(why);
+	ks_buf_free(&h.body);
+	return j;
+}
+
+static char *
+sha256_hex(const char *a, const char *b, const char *c)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int len = 0;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	char *hex;
+
+	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	EVP_DigestUpdate(ctx, a, strlen(a) + 1);
+	EVP_DigestUpdate(ctx, b, strlen(b) + 1);
+	EVP_DigestUpdate(ctx, c, strlen(c));
+	EVP_DigestFinal_ex(ctx, md, &len);
+	EVP_MD_CTX_free(ctx);
+	hex = ks_emalloc(2 * len + 1);
+	for (unsigned i = 0; i < len; i++)
+		sprintf(hex + 2 * i, "%02x", md[i]);
+	return hex;
+}
+
+/* Tokens billed so far in this run: the ledger's lines that were not cache hits. */
+static long
+tokens_used(const char *ledger)
+{
+	char *text, *line, *save = NULL;
+	long used = 0;
+
+	if (!ks_exists(ledger) || !(text = ks_file_read(ledger, NULL)))
+		return 0;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		cJSON *j = cJSON_Parse(line);
+		double in = 0, out = 0;
+
+		if (j && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "cached"))) {
+			ks_json_num(j, "prompt_tokens", NULL, &in);
+			ks_json_num(j, "completion_tokens", NULL, &out);
+			used += (long)(in + out);
+		}
+		cJSON_Delete(j);
+	}
+	free(text);
+	return used;
+}
+
+/* One line per call, appended whole under a lock: parallel stages share the ledger. */
+static int
+ledger_add(const struct ks_llm *llm, const char *ledger, const char *where, const struct ks_llm_reply *r)
+{
+	cJSON *j = cJSON_CreateObject();
+	char when[32], *line, *text;
+	time_t now = time(NULL);
+	int fd, rc = 0;
+
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	cJSON_AddStringToObject(j, "time", when);
+	cJSON_AddStringToObject(j, "stage", llm->stage);
+	cJSON_AddStringToObject(j, "where", where);
+	cJSON_AddStringToObject(j, "provider", llm->provider);
+	cJSON_AddStringToObject(j, "model", llm->model);
+	cJSON_AddNumberToObject(j, "prompt_tokens", (double)r->prompt_tokens);
+	cJSON_AddNumberToObject(j, "completion_tokens", (double)r->completion_tokens);
+	cJSON_AddBoolToObject(j, "cached", r->cached);
+	text = cJSON_PrintUnformatted(j);
+	line = ks_easprintf("%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(j);
+	if ((fd = open(ledger, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) < 0 ||
+	    flock(fd, LOCK_EX) < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line) || fsync(fd) < 0) {
+		ks_warn("cannot append to '%s'", ledger);
+		rc = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(line);
+	return rc;
+}
+
+/* The transcript: the whole exchange as JSON, and the prompt and reply as markdown. */
+static int
+transcript_save(const struct ks_llm *llm, const char *dir, const char *name, const char *url, cJSON *body,
+    const char *system, const char *const *turns, int n, const struct ks_llm_reply *r, int tries)
+{
+	char *ldir = ks_easprintf("%s/llm", dir), *path = NULL;
+	cJSON *t = cJSON_CreateObject(), *usage;
+	struct ks_buf md = { 0 };
+	int rc = -1;
+
+	if (ks_mkdir_p(ldir) < 0)
+		goto out;
+	cJSON_AddStringToObject(t, "stage", llm->stage);
+	cJSON_AddStringToObject(t, "provider", llm->provider);
+	cJSON_AddStringToObject(t, "url", url);
+	cJSON_AddStringToObject(t, "model", llm->model);
+	cJSON_AddItemToObject(t, "request", cJSON_Duplicate(body, 1));
+	cJSON_AddStringToObject(t, "reply", r->text);
+	cJSON_AddBoolToObject(t, "truncated", r->truncated);
+	cJSON_AddBoolToObject(t, "cached", r->cached);
+	cJSON_AddNumberToObject(t, "tries", tries);
+	usage = cJSON_AddObjectToObject(t, "usage");
+	cJSON_AddNumberToObject(usage, "prompt_tokens", (double)r->prompt_tokens);
+	cJSON_AddNumberToObject(usage, "completion_tokens", (double)r->completion_tokens);
+	path = ks_easprintf("%s/%s.json", ldir, name);
+	if (ks_json_save(path, t) < 0)
+		goto out;
+	free(path);
+	if (system)
+		ks_buf_printf(&md, "# system\n\n%s\n\n", system);
+	for (int i = 0; i < n; i++)
+		ks_buf_printf(&md, "# %s\n\n%s\n\n", i % 2 ? "assistant" : "user", turns[i]);
+	ks_buf_printf(&md, "# reply (%s%s%s)\n\n%s\n", llm->model, r->cached ? ", from the cache" : "",
+	    r->truncated ? ", cut off at the token limit" : "", r->text);
+	path = ks_easprintf("%s/%s.md", ldir, name);
+	rc = ks_file_write_atomic(path, md.s, md.len);
+out:
+	ks_buf_free(&md);
+	cJSON_Delete(t);
+	free(path);
+	free(ldir);
+	return rc;
+}
+
+static int
+cache_get(const char *path, struct ks_llm_reply *r)
+{
+	char *text;
+	cJSON *j;
+	const char *t;
+	double in = 0, out = 0;
+
+	if (!ks_exists(path) || !(text = ks_file_read(path, NULL)))
+		return -1;
+	j = cJSON_Parse(text);
+	free(text);
+	if (!(t = ks_json_str(j, "reply", NULL))) {
+		cJSON_Delete(j);
+		return -1;
+	}
+	r->text = ks_estrdup(t);
+	r->truncated = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "truncated"));
+	ks_json_num(j, "prompt_tokens", NULL, &in);
+	ks_json_num(j, "completion_tokens", NULL, &out);
+	r->prompt_tokens = (long)in;
+	r->completion_tokens = (long)out;
+	r->cached = 1;
+	cJSON_Delete(j);
+	return 0;
+}
+
+static int
+cache_put(const char *dir, const char *path, const struct ks_llm_reply *r)
+{
+	cJSON *j = cJSON_CreateObject();
+	int rc;
+
+	cJSON_AddStringToObject(j, "reply", r->text);
+	cJSON_AddBoolToObject(j, "truncated", r->truncated);
+	cJSON_AddNumberToObject(j, "prompt_tokens", (double)r->prompt_tokens);
+	cJSON_AddNumberToObject(j, "completion_tokens", (double)r->completion_tokens);
+	rc = ks_mkdir_p(dir) == 0 ? ks_json_save(path, j) : -1;
+	cJSON_Delete(j);
+	return rc;
+}
+
+int
+ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, int n, const char *dir,
+    const char *name, struct ks_llm_reply *r)
+{
+	cJSON *body = request_body(llm, system, turns, n), *resp = NULL;
+	char *url = endpoint(llm), *text = cJSON_PrintUnformatted(body), *hash = NULL;
+	char *cdir = ks_easprintf("%s/llm-cache", llm->root), *cpath = NULL;
+	char *ledger = ks_easprintf("%s/llm-usage.jsonl", llm->root);
+	int rc = -1, tries = 0;
+	long status = 0, used;
+
+	memset(r, 0, sizeof *r);
+	hash = sha256_hex(llm->provider, url, text);
+	cpath = ks_easprintf("%s/%s.json", cdir, hash);
+	if (!llm->cache || cache_get(cpath, r) < 0) {
+		if (llm->budget > 0 && (used = tokens_used(ledger)) >= llm->budget) {
+			ks_warnx("token budget reached: %ld tokens used of KS_MAX_TOKENS=%ld (see '%s'); "
+			    "raise KS_MAX_TOKENS to go on", used, llm->budget, ledger);
+			goto out;
+		}
+		if (!(resp = post_with_retries(llm, url, text, &tries, &status)))
+			goto out;
+		if (parse_reply(llm, resp, r) < 0) {
+			ks_warnx("LLM request to '%s' got a reply that is not a %s response", url, llm->provider);
+			goto out;
+		}
+		if (llm->cache && cache_put(cdir, cpath, r) < 0)
+			goto out;
+	}
+	if (transcript_save(llm, dir, name, url, body, system, turns, n, r, tries) < 0 ||
+	    ledger_add(llm, ledger, dir, r) < 0)
+		goto out;
+	llm->calls++;
+	llm->cached_calls += r->cached;
+	if (!r->cached) {
+		llm->prompt_tokens += r->prompt_tokens;
+		llm->completion_tokens += r->completion_tokens;
+	}
+	rc = 0;
+out:
+	if (rc < 0)
+		ks_llm_reply_free(r);
+	cJSON_Delete(body);
+	cJSON_Delete(resp);
+	cJSON_free(text);
+	free(url);
+	free(hash);
+	free(cdir);
+	free(cpath);
+	free(ledger);
+	return rc;
+}
+
+void
+ks_llm_usage_json(const struct ks_llm *llm, cJSON *obj)
+{
+	cJSON *u = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(u, "calls", llm->calls);
+	cJSON_AddNumberToObject(u, "cached_calls", llm->cached_calls);
+	cJSON_AddNumberToObject(u, "prompt_tokens", (double)llm->prompt_tokens);
+	cJSON_AddNumberToObject(u, "completion_tokens", (double)llm->completion_tokens);
+	if (cJSON_GetObjectItemCaseSensitive(obj, "usage"))
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, "usage", u);
+	else
+		cJSON_AddItemToObject(obj, "usage", u);
 }

@@ -129,23 +129,23 @@ ks_run_free(struct ks_run *run)
 }
 
 char *
-ks_kernels_dir(void)
+ks_data_dir(const char *name, const char *env_var)
 {
-	const char *env = getenv("KS_KERNELS_DIR");
+	const char *env = getenv(env_var);
 	char exe[PATH_MAX], *dir, *cand;
 	ssize_t n;
 
 	if (env && *env)
 		return ks_estrdup(env);
-	/* The tools live in tools/ (or bin/ once installed) beside the problems. */
+	/* The tools live in tools/ (or bin/ once installed) beside their data. */
 	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) < 0)
-		return ks_estrdup("kernels");
+		return ks_estrdup(name);
 	exe[n] = '\0';
 	dir = ks_path_dirname(exe);
-	cand = ks_easprintf("%s/../kernels", dir);
+	cand = ks_easprintf("%s/../%s", dir, name);
 	if (!ks_is_dir(cand)) {
 		free(cand);
-		cand = ks_easprintf("%s/../share/kernel-scientist/kernels", dir);
+		cand = ks_easprintf("%s/../share/kernel-scientist/%s", dir, name);
 	}
 	free(dir);
 	/* Canonical, so recorded build commands read well and can be pasted. */
@@ -154,6 +154,12 @@ ks_kernels_dir(void)
 		cand = ks_estrdup(exe);
 	}
 	return cand;
+}
+
+char *
+ks_kernels_dir(void)
+{
+	return ks_data_dir("kernels", "KS_KERNELS_DIR");
 }
 
 static int

@@ -1,4 +1,5 @@
 /* ks_stage.c - the files the stages hand to each other, validated on reading. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,35 +49,107 @@ out:
 	return rc;
 }
 
+/* A text field of a plan: present, a string, not empty. */
 static int
-plan_check(const cJSON *plan, const char *file, int i)
+plan_text(const cJSON *plan, int i, const char *key, char **why)
 {
-	static const char *const text[] = { "title", "description", "rubric" };
-	char where[64];
-	double lo, hi;
-	long innov;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(plan, key);
 
-	snprintf(where, sizeof where, "%s: plan %d", file, i);
+	if (!v)
+		*why = ks_easprintf("plan %d: field \"%s\" is missing", i, key);
+	else if (!cJSON_IsString(v))
+		*why = ks_easprintf("plan %d: field \"%s\" is not a string", i, key);
+	else if (!*v->valuestring)
+		*why = ks_easprintf("plan %d: field \"%s\" is empty", i, key);
+	return *why ? -1 : 0;
+}
+
+static int
+plan_number(const cJSON *plan, int i, const char *key, int integer, double *out, char **why)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(plan, key);
+
+	if (!v)
+		*why = ks_easprintf("plan %d: field \"%s\" is missing", i, key);
+	else if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+		*why = ks_easprintf("plan %d: field \"%s\" is not a number", i, key);
+	else if (integer && (v->valuedouble != floor(v->valuedouble) || v->valuedouble < 1 || v->valuedouble > 10))
+		*why = ks_easprintf("plan %d: field \"%s\" is not an integer from 1 to 10", i, key);
+	else
+		*out = v->valuedouble;
+	return *why ? -1 : 0;
+}
+
+static int
+plan_validate(const cJSON *plan, int i, char **why)
+{
+	double lo, hi, innov;
+
 	if (!cJSON_IsObject(plan)) {
-		ks_warnx("'%s': plan %d is not an object", file, i);
+		*why = ks_easprintf("plan %d is not an object", i);
 		return -1;
 	}
-	for (size_t j = 0; j < sizeof text / sizeof text[0]; j++) {
-		const char *s = ks_json_str(plan, text[j], where);
-
-		if (!s)
-			return -1;
-		if (!*s) {
-			ks_warnx("'%s': field \"%s\" is empty", where, text[j]);
-			return -1;
-		}
-	}
-	if (ks_json_num(plan, "uplift_min", where, &lo) < 0 || ks_json_num(plan, "uplift_max", where, &hi) < 0 ||
-	    ks_json_int(plan, "innovation", where, 1, 10, &innov) < 0)
+	if (plan_text(plan, i, "title", why) < 0 || plan_text(plan, i, "description", why) < 0 ||
+	    plan_text(plan, i, "rubric", why) < 0 || plan_number(plan, i, "uplift_min", 0, &lo, why) < 0 ||
+	    plan_number(plan, i, "uplift_max", 0, &hi, why) < 0 ||
+	    plan_number(plan, i, "innovation", 1, &innov, why) < 0)
 		return -1;
 	if (lo > hi) {
-		ks_warnx("'%s': uplift_min %g is above uplift_max %g", where, lo, hi);
+		*why = ks_easprintf("plan %d: uplift_min %g is above uplift_max %g", i, lo, hi);
 		return -1;
+	}
+	return 0;
+}
+
+int
+ks_hypotheses_validate(const cJSON *h, long k, int strict, char **why)
+{
+	const cJSON *avenues = NULL, *plans = NULL, *chosen, *v;
+	int i = 0, seen[5] = { 0 }, na;
+
+	*why = NULL;
+	if (!cJSON_IsObject(h))
+		*why = ks_estrdup("it is not a JSON object");
+	else if (!(avenues = cJSON_GetObjectItemCaseSensitive(h, "avenues")) || !cJSON_IsArray(avenues))
+		*why = ks_estrdup(avenues ? "field \"avenues\" is not an array" : "field \"avenues\" is missing");
+	else if (!(plans = cJSON_GetObjectItemCaseSensitive(h, "plans")) || !cJSON_IsArray(plans))
+		*why = ks_estrdup(plans ? "field \"plans\" is not an array" : "field \"plans\" is missing");
+	if (*why)
+		return -1;
+	na = cJSON_GetArraySize(avenues);
+	if (strict ? na != 10 : (na < 1 || na > 10)) {
+		*why = ks_easprintf("\"avenues\" holds %d entries, not %s", na, strict ? "10" : "1 to 10");
+		return -1;
+	}
+	cJSON_ArrayForEach(v, avenues)
+		if (!cJSON_IsString(v) || !*v->valuestring) {
+			*why = ks_estrdup("an entry of \"avenues\" is not a string");
+			return -1;
+		}
+	if (cJSON_GetArraySize(plans) != 5) {
+		*why = ks_easprintf("\"plans\" holds %d plans, not 5", cJSON_GetArraySize(plans));
+		return -1;
+	}
+	cJSON_ArrayForEach(v, plans)
+		if (plan_validate(v, i++, why) < 0)
+			return -1;
+	if (k <= 0)
+		return 0;
+	if (!(chosen = cJSON_GetObjectItemCaseSensitive(h, "chosen")) || !cJSON_IsArray(chosen)) {
+		*why = ks_estrdup(chosen ? "field \"chosen\" is not an array" : "field \"chosen\" is missing");
+		return -1;
+	}
+	if (cJSON_GetArraySize(chosen) != k) {
+		*why = ks_easprintf("\"chosen\" holds %d plan indexes, not K=%ld", cJSON_GetArraySize(chosen), k);
+		return -1;
+	}
+	cJSON_ArrayForEach(v, chosen) {
+		int x = cJSON_IsNumber(v) ? v->valueint : -1;
+
+		if (!cJSON_IsNumber(v) || v->valuedouble != x || x < 0 || x > 4 || seen[x]++) {
+			*why = ks_estrdup("\"chosen\" must hold distinct plan indexes from 0 to 4");
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -84,44 +157,13 @@ plan_check(const cJSON *plan, const char *file, int i)
 int
 ks_hypotheses_check(const cJSON *h, const char *file, long k)
 {
-	const cJSON *avenues, *plans, *chosen, *v;
-	int i = 0, seen[5] = { 0 };
+	char *why;
 
-	if (!(avenues = ks_json_arr(h, "avenues", file)) || !(plans = ks_json_arr(h, "plans", file)))
-		return -1;
-	if (cJSON_GetArraySize(avenues) < 1 || cJSON_GetArraySize(avenues) > 10) {
-		ks_warnx("'%s': \"avenues\" holds %d entries, not 1 to 10", file, cJSON_GetArraySize(avenues));
-		return -1;
-	}
-	cJSON_ArrayForEach(v, avenues)
-		if (!cJSON_IsString(v)) {
-			ks_warnx("'%s': an entry of \"avenues\" is not a string", file);
-			return -1;
-		}
-	if (cJSON_GetArraySize(plans) != 5) {
-		ks_warnx("'%s': \"plans\" holds %d plans, not 5", file, cJSON_GetArraySize(plans));
-		return -1;
-	}
-	cJSON_ArrayForEach(v, plans)
-		if (plan_check(v, file, i++) < 0)
-			return -1;
-	if (k <= 0)
+	if (ks_hypotheses_validate(h, k, 0, &why) == 0)
 		return 0;
-	if (!(chosen = ks_json_arr(h, "chosen", file)))
-		return -1;
-	if (cJSON_GetArraySize(chosen) != k) {
-		ks_warnx("'%s': \"chosen\" holds %d plan indexes, not K=%ld", file, cJSON_GetArraySize(chosen), k);
-		return -1;
-	}
-	cJSON_ArrayForEach(v, chosen) {
-		int x = cJSON_IsNumber(v) ? v->valueint : -1;
-
-		if (!cJSON_IsNumber(v) || v->valuedouble != x || x < 0 || x > 4 || seen[x]++) {
-			ks_warnx("'%s': \"chosen\" must hold distinct plan indexes from 0 to 4", file);
-			return -1;
-		}
-	}
-	return 0;
+	ks_warnx("'%s': %s", file, why);
+	free(why);
+	return -1;
 }
 
 cJSON *

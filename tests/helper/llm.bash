@@ -1,0 +1,120 @@
+# tests/helper/llm.bash - a scripted fake LLM server for the tests
+# (tests/fixtures/llm-server.py, which documents the script format).
+# Load it after helper/common:
+#
+#	load helper/common
+#	load helper/llm
+#	teardown() { llm_server_stop; }
+#
+# Every test file that starts the server must call llm_server_stop in
+# its teardown: bats runs teardown even when the test failed, so no
+# server outlives its test.  (The server also exits by itself when the
+# test's process is gone, should a run be killed.)
+
+LLM_SERVER="$KS_ROOT/tests/fixtures/llm-server.py"
+
+# _llm_write_script TEXT: the script, renamed into place so that the
+# server, which reads it on every request, never sees half of it.
+_llm_write_script() {
+	local file=$BATS_TEST_TMPDIR/llm-script.json
+	printf '%s\n' "$1" >"$file.tmp" && mv -f "$file.tmp" "$file"
+}
+
+# _llm_alive PID: the process runs (kill -0 alone would also count the
+# zombie the server is between its exit and our wait).
+_llm_alive() {
+	local state
+	read -r _ _ state _ 2>/dev/null </proc/"$1"/stat && [ "$state" != Z ]
+}
+
+# llm_server_start SCRIPT_JSON_TEXT: starts the server and points the
+# tools at it (KS_LLM_URL, KS_LLM_API_KEY, KS_LLM_PROVIDER, KS_MODEL).
+# The server checks the key against LLM_SERVER_EXPECT_KEY (default: the
+# test key; set it empty to check nothing).
+llm_server_start() {
+	local port_file=$BATS_TEST_TMPDIR/llm-port i
+	llm_server_stop # a second start replaces the server
+	# (the server checks the script as it starts: one python3 run less)
+	_llm_write_script "$1" || return
+	rm -f "$port_file"
+	: >"$BATS_TEST_TMPDIR/llm-log.jsonl" # its requests only, from n=1
+	# 3>&- : bats waits for fd 3 to close; a server holding it would
+	# keep bats waiting after the last test.
+	LLM_SERVER_EXPECT_KEY=${LLM_SERVER_EXPECT_KEY-test-key-123} \
+		python3 "$LLM_SERVER" --script "$BATS_TEST_TMPDIR/llm-script.json" \
+		--log "$BATS_TEST_TMPDIR/llm-log.jsonl" --port-file "$port_file" \
+		--parent-pid $$ >"$BATS_TEST_TMPDIR/llm-server.err" 2>&1 3>&- &
+	LLM_SERVER_PID=$!
+	for ((i = 0; i < 200; i++)); do
+		[ -s "$port_file" ] && break
+		_llm_alive "$LLM_SERVER_PID" ||
+			fail "llm server died: $(cat "$BATS_TEST_TMPDIR/llm-server.err")"
+		sleep 0.05
+	done
+	[ -s "$port_file" ] || fail "llm server wrote no port in 10 s"
+	LLM_PORT=$(cat "$port_file")
+	LLM_URL="http://127.0.0.1:$LLM_PORT/v1"
+	export LLM_PORT LLM_URL LLM_SERVER_PID
+	export KS_LLM_URL=$LLM_URL KS_LLM_API_KEY=test-key-123
+	export KS_LLM_PROVIDER=openai KS_MODEL=fixture
+}
+
+# llm_server_script SCRIPT_JSON_TEXT: replaces the script of the running
+# server; the next request of each model takes its first step again.
+llm_server_script() {
+	python3 -c 'import json,sys; json.loads(sys.argv[1])' "$1" ||
+		fail "llm server script is not valid JSON: $1"
+	_llm_write_script "$1"
+}
+
+# llm_requests: how many requests reached the server so far.
+llm_requests() {
+	local log=$BATS_TEST_TMPDIR/llm-log.jsonl
+	if [ -f "$log" ]; then wc -l <"$log"; else echo 0; fi
+}
+
+# llm_request N EXPR...: fields of the Nth request logged (from 1), one a
+# line, e.g. llm_request 1 '["body"]["model"]'; strings raw, other values
+# as JSON.  Several EXPRs share one python3 run (a tenth of a second).
+llm_request() {
+	python3 - "$BATS_TEST_TMPDIR/llm-log.jsonl" "$@" <<'PY'
+import json, sys
+log, n, exprs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+lines = open(log).read().splitlines()
+if not 1 <= n <= len(lines):
+    sys.exit("llm_request: no request %d (%d logged)" % (n, len(lines)))
+entry = json.loads(lines[n - 1])
+for e in exprs:
+    v = eval("entry" + e)
+    print(v if isinstance(v, str) else json.dumps(v))
+PY
+}
+
+# llm_log EXPR: a field of every request logged, one a line, as
+# llm_request prints it; EXPR may name the whole entry as e, e.g.
+# llm_log '["path"], e["step"]' (a tuple, printed as a JSON list).
+llm_log() {
+	python3 - "$BATS_TEST_TMPDIR/llm-log.jsonl" "$1" <<'PY'
+import json, sys
+for line in open(sys.argv[1]).read().splitlines():
+    e = json.loads(line)
+    v = eval("e" + sys.argv[2])
+    print(v if isinstance(v, str) else json.dumps(v))
+PY
+}
+
+# llm_server_stop: stops the server (SIGTERM, then SIGKILL after 2 s);
+# safe to call when none was started or it is already stopped.
+llm_server_stop() {
+	local pid=${LLM_SERVER_PID:-} i
+	[ -n "$pid" ] || return 0
+	unset LLM_SERVER_PID
+	kill -TERM "$pid" 2>/dev/null || return 0
+	for ((i = 0; i < 40; i++)); do
+		_llm_alive "$pid" || break
+		sleep 0.05
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return 0
+}

@@ -1,0 +1,208 @@
+/*
+ * ks_context.c - what the LLM stages show the model: the population,
+ * the findings of earlier generations, the task, the target, the
+ * knowledge notes; and ks_ask(), the one way a stage asks and checks.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks.h"
+
+static const char *
+parent_of(const struct ks_cand *c, const char *key)
+{
+	const char *id = ks_json_str(ks_json_obj(c->candidate, "parents", NULL), key, NULL);
+
+	return id ? id : "-";
+}
+
+static const char *
+plan_title(const struct ks_cand *c)
+{
+	const char *t = ks_json_str(cJSON_GetObjectItemCaseSensitive(c->candidate, "plan"), "title", NULL);
+
+	return t ? t : c->gen == 0 ? "(the seed kernel)" : "-";
+}
+
+/* The build's resource report, when the compiler gave one. */
+static void
+add_resources(struct ks_buf *b, const struct ks_cand *c)
+{
+	char *path = ks_easprintf("%s/build.json", c->dir), *text;
+	cJSON *build, *res;
+
+	if (ks_exists(path) && (text = ks_file_read(path, NULL))) {
+		build = cJSON_Parse(text);
+		res = cJSON_GetObjectItemCaseSensitive(build, "resources");
+		if (res && !cJSON_IsNull(res)) {
+			char *r = cJSON_PrintUnformatted(res);
+			ks_buf_printf(b, "  resources: %s\n", r);
+			cJSON_free(r);
+		}
+		cJSON_Delete(build);
+		free(text);
+	}
+	free(path);
+}
+
+char *
+ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p)
+{
+	struct ks_buf b = { 0 };
+
+	ks_buf_add(&b, "", 0);
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *res = cJSON_GetObjectItemCaseSensitive(c[i].bench, "results"), *r;
+		const char *msg = ks_json_str(c[i].bench, "message", NULL);
+
+		ks_buf_printf(&b, "- %s (base %s, reference %s; plan: %s): status %s", c[i].id, parent_of(&c[i], "base"),
+		    parent_of(&c[i], "reference"), plan_title(&c[i]), c[i].status ? c[i].status : "not benched");
+		if (c[i].score_us > 0)
+			ks_buf_printf(&b, ", score %.2f us", c[i].score_us);
+		ks_buf_puts(&b, "\n");
+		if (c[i].score_us > 0) {
+			ks_buf_puts(&b, "  per shape:");
+			cJSON_ArrayForEach(r, res) {
+				char *shape = ks_shape_name(ks_json_obj(r, "shape", NULL), p->dims);
+				double t = 0;
+
+				ks_json_num(r, "time_us", NULL, &t);
+				ks_buf_printf(&b, " %s %.2f us;", shape, t);
+				free(shape);
+			}
+			ks_buf_puts(&b, "\n");
+		} else if (msg) {
+			ks_buf_printf(&b, "  why: %.300s\n", msg);
+		}
+		add_resources(&b, &c[i]);
+	}
+	return b.s;
+}
+
+char *
+ks_ctx_findings(const struct ks_cand *c, size_t n)
+{
+	struct ks_buf b = { 0 };
+
+	ks_buf_add(&b, "", 0);
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *plan = cJSON_GetObjectItemCaseSensitive(c[i].candidate, "plan");
+		const struct ks_cand *base = NULL;
+		double lo = 0, hi = 0;
+
+		if (!cJSON_IsObject(plan))
+			continue;
+		for (size_t j = 0; j < n; j++)
+			if (strcmp(c[j].id, parent_of(&c[i], "base")) == 0)
+				base = &c[j];
+		ks_json_num(plan, "uplift_min", NULL, &lo);
+		ks_json_num(plan, "uplift_max", NULL, &hi);
+		ks_buf_printf(&b, "- generation %ld, %s from %s: \"%s\" (expected %+.0f%% to %+.0f%%): ", c[i].gen, c[i].id,
+		    parent_of(&c[i], "base"), plan_title(&c[i]), lo, hi);
+		if (c[i].score_us > 0 && base && base->score_us > 0)
+			ks_buf_printf(&b, "measured %+.1f%% (%.2f us against %.2f us)\n",
+			    (base->score_us / c[i].score_us - 1) * 100, c[i].score_us, base->score_us);
+		else
+			ks_buf_printf(&b, "%s\n", c[i].status ? c[i].status : "not benched");
+	}
+	if (b.len == 0)
+		ks_buf_puts(&b, "(none yet: this is the first generation)\n");
+	return b.s;
+}
+
+char *
+ks_ctx_target(const char *target, const struct ks_cand *c, size_t n)
+{
+	char *file = ks_easprintf("targets/%s.md", target), *text = ks_prompt_file(file);
+	const char *device = NULL;
+	char *out;
+
+	free(file);
+	if (!text)
+		return NULL;
+	for (size_t i = 0; i < n && !device; i++)
+		device = ks_json_str(c[i].bench, "device", NULL);
+	out = device ? ks_easprintf("%s\nThe benchmarks run on: %s\n", text, device) : ks_estrdup(text);
+	free(text);
+	return out;
+}
+
+char *
+ks_ctx_knowledge(const struct ks_problem *p)
+{
+	char *dir = ks_data_dir("prompts", "KS_PROMPTS_DIR"), *kdir = ks_easprintf("%s/knowledge", dir);
+	char *pdir = ks_easprintf("%s/knowledge", p->dir);
+	char *general = ks_prompt_knowledge(kdir), *specific = ks_prompt_knowledge(pdir);
+	char *out = ks_easprintf("%s%s%s", general, *general && *specific ? "\n" : "", specific);
+
+	if (!*out) {
+		free(out);
+		out = ks_estrdup("(no notes)\n");
+	}
+	free(general);
+	free(specific);
+	free(dir);
+	free(kdir);
+	free(pdir);
+	return out;
+}
+
+char *
+ks_ctx_file(const struct ks_problem *p, const char *key)
+{
+	char *path = ks_problem_file(p, key), *text;
+
+	if (!path)
+		return NULL;
+	text = ks_file_read(path, NULL);
+	free(path);
+	return text;
+}
+
+int
+ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *name, ks_check_fn check, void *ctx,
+    char **why)
+{
+	char *system = ks_prompt_file("system.md"), *first = NULL, *retry = NULL;
+	const char *turns[3] = { prompt, NULL, NULL };
+	int rc = -1;
+
+	*why = NULL;
+	if (!system)
+		return -1;
+	for (int attempt = 1; attempt <= 2; attempt++) {
+		struct ks_llm_reply r;
+		char *tname = ks_easprintf("%s-%d", name, attempt);
+		int got = ks_llm_chat(llm, system, turns, attempt == 1 ? 1 : 3, dir, tname, &r);
+
+		free(tname);
+		if (got < 0)
+			goto out;
+		free(*why);
+		*why = NULL;
+		if (r.truncated)
+			*why = ks_easprintf("the reply was cut off at the token limit (KS_LLM_MAX_TOKENS=%ld)",
+			    llm->max_tokens);
+		else if (check(r.text, ctx, why) == 0) {
+			ks_llm_reply_free(&r);
+			rc = 0;
+			goto out;
+		}
+		if (attempt == 1) {
+			/* Once more, showing the model its reply and what was wrong with it. */
+			first = r.text;
+			r.text = NULL;
+			retry = ks_easprintf("That reply could not be used: %s. Reply again, complete, in the format "
+			    "asked for.", *why);
+			turns[1] = first;
+			turns[2] = retry;
+		}
+		ks_llm_reply_free(&r);
+	}
+	rc = 1;
+out:
+	free(first);
+	free(retry);
+	free(system);
+	return rc;
+}
