@@ -79,6 +79,39 @@ print_summary(const char *root, const struct ks_cand *c, size_t n)
 		printf("\n");
 }
 
+/* What the run's LLM calls cost, from the ledger ks_llm.c keeps. */
+static void
+print_usage(const char *root)
+{
+	char *path = ks_easprintf("%s/llm-usage.jsonl", root), *text, *line, *save = NULL;
+	long calls = 0, cached = 0;
+	double in = 0, out = 0;
+
+	if (!ks_exists(path) || !(text = ks_file_read(path, NULL))) {
+		free(path);
+		return;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		cJSON *j = cJSON_Parse(line);
+		double a = 0, b = 0;
+
+		if (!j)
+			continue;
+		calls++;
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "cached")))
+			cached++;
+		else if (ks_json_num(j, "prompt_tokens", NULL, &a) == 0 && ks_json_num(j, "completion_tokens", NULL, &b) == 0) {
+			in += a;
+			out += b;
+		}
+		cJSON_Delete(j);
+	}
+	printf("%s: %ld LLM calls (%ld from the cache), %.0f prompt and %.0f completion tokens billed\n", root, calls,
+	    cached, in, out);
+	free(text);
+	free(path);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -117,6 +150,7 @@ main(int argc, char *argv[])
 	if (!brief)
 		print_table(c, n, seed_score);
 	print_summary(run.root, c, n);
+	print_usage(run.root);
 	ks_cands_free(c, n);
 	ks_run_free(&run);
 	if (ks_fclose_stdout() < 0)
