@@ -47,6 +47,24 @@ env_num(const char *name, double lo, double hi, double dflt, double *out)
 	return 0;
 }
 
+/* A count: a whole number, not one to round. */
+static int
+env_int(const char *name, long lo, long hi, long dflt, double *out)
+{
+	const char *v = env(name);
+	long n;
+
+	*out = (double)dflt;
+	if (!v)
+		return 0;
+	if (ks_parse_int(v, lo, hi, &n) < 0) {
+		ks_warnx("%s must be an integer from %ld to %ld, not '%s'", name, lo, hi, v);
+		return -1;
+	}
+	*out = (double)n;
+	return 0;
+}
+
 /* The provider the environment names, "offline" when nothing is configured. */
 static const char *
 provider_of_env(void)
@@ -90,12 +108,12 @@ load_numbers(struct ks_llm *llm)
 	double tries, max_tokens, budget, cache_off = 0;
 	const char *c = env("KS_LLM_CACHE");
 
-	if (env_num("KS_LLM_TRIES", 1, 100, 5, &tries) < 0 ||
+	if (env_int("KS_LLM_TRIES", 1, 100, 5, &tries) < 0 ||
 	    env_num("KS_LLM_TIMEOUT_S", 0.001, 86400, 600, &llm->timeout_s) < 0 ||
 	    env_num("KS_LLM_BACKOFF_S", 0, 3600, 2, &llm->backoff_s) < 0 ||
 	    env_num("KS_LLM_RETRY_MAX_S", 0, 3600, 120, &llm->retry_max_s) < 0 ||
-	    env_num("KS_LLM_MAX_TOKENS", 1, 1e7, 16384, &max_tokens) < 0 ||
-	    env_num("KS_MAX_TOKENS", 0, 1e15, 0, &budget) < 0 ||
+	    env_int("KS_LLM_MAX_TOKENS", 1, 10000000, 16384, &max_tokens) < 0 ||
+	    env_int("KS_MAX_TOKENS", 0, 1000000000000L, 0, &budget) < 0 ||
 	    env_num("KS_LLM_TEMPERATURE", 0, 2, -1, &llm->temperature) < 0)
 		return -1;
 	if (c && strcmp(c, "off") != 0 && strcmp(c, "on") != 0) {
@@ -485,8 +503,9 @@ sleep_s(double s)
  * parsed body of a 2xx reply, or NULL after one error line naming the
  * URL and the last status and message.
  */
-static cJSON *
-post_with_retries(const struct ks_llm *llm, const char *url, const char *body, int *tries_used, long *status)
+static int
+post_with_retries(const struct ks_llm *llm, const char *url, const char *body, int *tries_used,
+    struct ks_llm_reply *r)
 {
 	struct http h = { 0 };
 	char *why = NULL;
@@ -510,6 +529,13 @@ post_with_retries(const struct ks_llm *llm, const char *url, const char *body, i
 		} else if (!(j = cJSON_Parse(h.body.s))) {
 			why = ks_easprintf("HTTP %ld with a body that is not JSON: %.80s", h.status, h.body.s);
 			retry = 1;
+		} else if (parse_reply(llm, j, r) < 0) {
+			/* A proxy's hiccup or a wrong endpoint: worth another try, then named. */
+			why = ks_easprintf("HTTP %ld with a body that is not an %s reply: %.80s", h.status, llm->provider,
+			    h.body.s);
+			cJSON_Delete(j);
+			j = NULL;
+			retry = 1;
 		} else {
 			break;
 		}
@@ -521,14 +547,14 @@ post_with_retries(const struct ks_llm *llm, const char *url, const char *body, i
 		sleep_s(wait);
 	}
 	*tries_used = t > llm->tries ? llm->tries : t;
-	*status = h.status;
 	if (!j && *tries_used > 1)
 		ks_warnx("LLM request to '%s' failed after %d tries: %s", url, *tries_used, why);
 	else if (!j)
 		ks_warnx("LLM request to '%s' failed: %s", url, why);
 	free(why);
 	ks_buf_free(&h.body);
-	return j;
+	cJSON_Delete(j);
+	return j ? 0 : -1;
 }
 
 static char *
@@ -698,12 +724,12 @@ int
 ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, int n, const char *dir,
     const char *name, struct ks_llm_reply *r)
 {
-	cJSON *body = request_body(llm, system, turns, n), *resp = NULL;
+	cJSON *body = request_body(llm, system, turns, n);
 	char *url = endpoint(llm), *text = cJSON_PrintUnformatted(body), *hash = NULL;
 	char *cdir = ks_easprintf("%s/llm-cache", llm->root), *cpath = NULL;
 	char *ledger = ks_easprintf("%s/llm-usage.jsonl", llm->root);
 	int rc = -1, tries = 0;
-	long status = 0, used;
+	long used;
 
 	memset(r, 0, sizeof *r);
 	hash = sha256_hex(llm->provider, url, text);
@@ -714,12 +740,8 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 			    "raise KS_MAX_TOKENS to go on", used, llm->budget, ledger);
 			goto out;
 		}
-		if (!(resp = post_with_retries(llm, url, text, &tries, &status)))
+		if (post_with_retries(llm, url, text, &tries, r) < 0)
 			goto out;
-		if (parse_reply(llm, resp, r) < 0) {
-			ks_warnx("LLM request to '%s' got a reply that is not a %s response", url, llm->provider);
-			goto out;
-		}
 		if (llm->cache && cache_put(cdir, cpath, r) < 0)
 			goto out;
 	}
@@ -737,7 +759,6 @@ out:
 	if (rc < 0)
 		ks_llm_reply_free(r);
 	cJSON_Delete(body);
-	cJSON_Delete(resp);
 	cJSON_free(text);
 	free(url);
 	free(hash);

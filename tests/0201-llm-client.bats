@@ -1,0 +1,605 @@
+#!/usr/bin/env bats
+# The LLM client (tools/ks_llm.c) through a real tool run: ks-select on a
+# population of two kernels makes exactly one model call per attempt,
+# against the scripted fake server of helper/llm.  Request shapes of the
+# three APIs, configuration by environment, retries, truncation, usage
+# and the token budget, the cache and the transcripts.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+load helper/llm
+
+# The population every test copies: g000c0 (100 us) and g000c1 (80 us).
+# The offline rule picks g000c1 as base; the model's scripted reply picks
+# g000c0, so select.json tells which of the two decided.
+setup_file() {
+	cd "$BATS_FILE_TMPDIR" || return
+	make_pop two
+	fake_cand two 0 0 ok 100 ''
+	fake_cand two 0 1 ok 80 'BM=32'
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return
+	cp -r "$BATS_FILE_TMPDIR/two" pop
+	# fast retries: tests check what is retried, not how long it waits
+	export KS_LLM_BACKOFF_S=0.01
+}
+
+teardown() {
+	llm_server_stop
+}
+
+# The model's reply: a valid choice, as the text of a JSON string.
+PICK='{\"base\": \"g000c0\", \"reference\": \"g000c1\", \"reason\": \"the seed has headroom\"}'
+# A step answering it, with a known usage.
+OK='{"content": "'$PICK'", "usage": {"prompt_tokens": 1000, "completion_tokens": 20}}'
+# The key of the tests that look for it in files; the server checks it.
+KEY=sk-Zq7distinctive-KEY-4f1e
+
+# steps STEP...: a server script giving every model these steps.
+steps() {
+	local IFS=,
+	printf '{"*": [%s]}' "$*"
+}
+
+# jf FILE EXPR...: fields of a JSON file, one a line, from one python3
+# run; strings raw, other values as JSON.  An EXPR starting with [ or .
+# applies to the document, others see it as d.
+jf() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in sys.argv[2:]:
+    v = eval("d" + e if e[:1] in "[." else e)
+    print(v if isinstance(v, str) else json.dumps(v))
+PY
+}
+
+# ledger EXPR: that field of every line of pop/llm-usage.jsonl (d in EXPR).
+ledger() {
+	python3 - pop/llm-usage.jsonl "$1" <<'PY'
+import json, sys
+for line in open(sys.argv[1]).read().splitlines():
+    d = json.loads(line)
+    v = eval(sys.argv[2])
+    print(v if isinstance(v, str) else json.dumps(v))
+PY
+}
+
+# assert_model_chose: select.json holds the scripted reply, not the offline rule's.
+assert_model_chose() {
+	run -0 jf pop/gen-001/select.json '["base"]' '["reference"]' '["reason"]' '"fallback" in d'
+	assert_output $'g000c0\ng000c1\nthe seed has headroom\nfalse'
+}
+
+# req N EXPR...: fields of the Nth request the server logged, as
+# llm_request prints them; an EXPR starting with [" is a subscript of the
+# entry, any other sees the entry as e (llm_request takes subscripts only).
+req() {
+	python3 - "$BATS_TEST_TMPDIR/llm-log.jsonl" "$@" <<'PY'
+import json, sys
+e = json.loads(open(sys.argv[1]).read().splitlines()[int(sys.argv[2]) - 1])
+for x in sys.argv[3:]:
+    v = eval("e" + x if x[:2] == '["' else x)
+    print(v if isinstance(v, str) else json.dumps(v))
+PY
+}
+
+# since T0: seconds from $EPOCHREALTIME T0 to now.
+since() {
+	awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }'
+}
+
+# ---- the three APIs -------------------------------------------------
+
+@test "OpenAI: POST URL/chat/completions with a Bearer key, system and user messages; the reply decides" {
+	llm_server_start "$(steps "$OK")"
+	run -0 ks-select pop/gen-001
+	assert_output ""
+	assert_model_chose
+	assert_equal "$(jget pop/gen-001/select.json '["model"]')" fixture
+	assert_equal "$(llm_requests)" 1
+	run req 1 '["method"]' '["path"]' '["auth"]' '["auth_header"]' \
+		'["headers"]["authorization"]' '["headers"]["content-type"]' \
+		'[h for h in e["headers"] if h in ("x-api-key", "x-goog-api-key", "anthropic-version")]' \
+		'["body"]["model"]' '[m["role"] for m in e["body"]["messages"]]' \
+		'["body"]["max_tokens"]' '"temperature" in e["body"]' \
+		'e["body"]["messages"][0]["content"].startswith("You are a GPU kernel scientist")' \
+		'"this is generation 1" in e["body"]["messages"][1]["content"]' \
+		'"- g000c1 (base -, reference -; plan: (the seed kernel)): status ok, score 80.00 us" in e["body"]["messages"][1]["content"]'
+	assert_output - <<'EOF'
+POST
+/v1/chat/completions
+ok
+authorization
+<redacted:19 chars>
+application/json
+[]
+fixture
+["system", "user"]
+16384
+false
+true
+true
+true
+EOF
+}
+
+@test "OpenAI: a reply with prose around a fenced JSON object is parsed" {
+	llm_server_start "$(steps '{"content": "Here is my choice:\n```json\n'"$PICK"'\n```\nGood luck."}')"
+	run -0 ks-select pop/gen-001
+	assert_model_chose
+}
+
+@test "Anthropic: POST URL/messages with x-api-key, anthropic-version, max_tokens and a top-level system" {
+	llm_server_start "$(steps "$OK")"
+	export KS_LLM_PROVIDER=anthropic KS_MODEL=claude-fix
+	run -0 ks-select pop/gen-001
+	assert_output ""
+	assert_model_chose
+	assert_equal "$(jget pop/gen-001/select.json '["model"]')" claude-fix
+	run req 1 '["path"]' '["auth"]' '["auth_header"]' '["headers"]["anthropic-version"]' \
+		'e["headers"].get("authorization")' '["body"]["model"]' '["body"]["max_tokens"]' \
+		'e["body"]["system"].startswith("You are a GPU kernel scientist")' \
+		'[m["role"] for m in e["body"]["messages"]]' '"this is generation 1" in e["body"]["messages"][0]["content"]'
+	assert_output - <<'EOF'
+/v1/messages
+ok
+x-api-key
+2023-06-01
+null
+claude-fix
+16384
+true
+["user"]
+true
+EOF
+	# the reply's usage is read from Anthropic's field names
+	assert_equal "$(jget pop/gen-001/select.json '["usage"]')" \
+		'{"calls": 1, "cached_calls": 0, "prompt_tokens": 1000, "completion_tokens": 20}'
+}
+
+@test "Gemini: POST URL/models/MODEL:generateContent with x-goog-api-key, systemInstruction, roles user and model" {
+	# the first reply is cut off, so the second request holds a model turn
+	llm_server_start "$(steps '{"content": "{\"base\": \"g0", "finish": "length"}' "$OK")"
+	export KS_LLM_PROVIDER=gemini KS_MODEL=gemini-fix KS_LLM_MAX_TOKENS=777 KS_LLM_TEMPERATURE=0.25
+	run -0 ks-select pop/gen-001
+	assert_output ""
+	assert_model_chose
+	assert_equal "$(llm_requests)" 2
+	run req 2 '["path"]' '["model"]' '["auth"]' '["auth_header"]' \
+		'e["headers"].get("authorization")' '"model" in e["body"]' \
+		'e["body"]["systemInstruction"]["parts"][0]["text"].startswith("You are a GPU kernel scientist")' \
+		'[c["role"] for c in e["body"]["contents"]]' '["body"]["contents"][1]["parts"]' \
+		'["body"]["generationConfig"]'
+	assert_output - <<'EOF'
+/v1/models/gemini-fix:generateContent
+gemini-fix
+ok
+x-goog-api-key
+null
+false
+true
+["user", "model", "user"]
+[{"text": "{\"base\": \"g0"}]
+{"temperature": 0.25, "maxOutputTokens": 777}
+EOF
+	assert_equal "$(jget pop/gen-001/select.json '["usage"]["calls"]')" 2
+}
+
+# ---- configuration --------------------------------------------------
+
+@test "KS_LLM_TEMPERATURE and KS_LLM_MAX_TOKENS go into the request body (OpenAI and Anthropic)" {
+	llm_server_start "$(steps "$OK")"
+	KS_LLM_TEMPERATURE=0.7 KS_LLM_MAX_TOKENS=1234 run -0 ks-select pop/gen-001
+	rm pop/gen-001/select.json
+	KS_LLM_PROVIDER=anthropic KS_LLM_TEMPERATURE=0 KS_LLM_MAX_TOKENS=99 run -0 ks-select pop/gen-001
+	assert_model_chose
+	run llm_log '["path"], e["body"].get("temperature"), e["body"]["max_tokens"]'
+	assert_output - <<'EOF'
+["/v1/chat/completions", 0.7, 1234]
+["/v1/messages", 0, 99]
+EOF
+}
+
+@test "KS_LLM_URL falls back to OPENAI_BASE_URL, the key to OPENAI_API_KEY; openai is the default provider" {
+	llm_server_start "$(steps "$OK")"
+	unset KS_LLM_URL KS_LLM_API_KEY KS_LLM_PROVIDER
+	OPENAI_BASE_URL=$LLM_URL/ OPENAI_API_KEY=test-key-123 run -0 ks-select pop/gen-001
+	assert_model_chose
+	run llm_request 1 '["path"]' '["auth"]' '["auth_header"]'
+	assert_output $'/v1/chat/completions\nok\nauthorization'
+	# KS_LLM_URL and KS_LLM_API_KEY win over them
+	rm pop/gen-001/select.json
+	KS_LLM_URL=$LLM_URL KS_LLM_API_KEY=test-key-123 OPENAI_BASE_URL=http://127.0.0.1:9/nowhere \
+		OPENAI_API_KEY=wrong-key KS_LLM_CACHE=off run -0 ks-select pop/gen-001
+	run llm_request 2 '["path"]' '["auth"]'
+	assert_output $'/v1/chat/completions\nok'
+}
+
+@test "the key falls back to ANTHROPIC_API_KEY or GEMINI_API_KEY by provider" {
+	llm_server_start "$(steps "$OK")"
+	unset KS_LLM_API_KEY
+	export OPENAI_API_KEY=wrong-openai-key
+	KS_LLM_PROVIDER=anthropic ANTHROPIC_API_KEY=test-key-123 GEMINI_API_KEY=wrong run -0 ks-select pop/gen-001
+	rm pop/gen-001/select.json
+	KS_LLM_PROVIDER=gemini GEMINI_API_KEY=test-key-123 ANTHROPIC_API_KEY=wrong run -0 ks-select pop/gen-001
+	assert_model_chose
+	run llm_log '["path"], e["auth_header"], e["auth"]'
+	assert_output - <<'EOF'
+["/v1/messages", "x-api-key", "ok"]
+["/v1/models/fixture:generateContent", "x-goog-api-key", "ok"]
+EOF
+}
+
+@test "KS_SELECT_MODEL overrides KS_MODEL for the select stage only" {
+	llm_server_start '{"sel-model": ['"$OK"'], "*": [{"status": 404, "message": "wrong model"}]}'
+	KS_SELECT_MODEL=sel-model KS_HYPOTHESIZE_MODEL=hyp-model KS_IMPLEMENT_MODEL=imp-model run -0 ks-select pop/gen-001
+	assert_model_chose
+	assert_equal "$(jget pop/gen-001/select.json '["model"]')" sel-model
+	assert_equal "$(llm_request 1 '["body"]["model"]')" sel-model
+	# the other stages' overrides do not touch select: KS_MODEL it is
+	rm pop/gen-001/select.json
+	KS_HYPOTHESIZE_MODEL=sel-model run -1 ks-select pop/gen-001
+	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed: HTTP 404: wrong model"
+	assert_equal "$(llm_request 2 '["body"]["model"]')" fixture
+}
+
+@test "a bad setting is named in one line, exit 1, no request and no select.json" {
+	llm_server_start "$(steps "$OK")"
+	local -a cases=(
+		"KS_LLM_TRIES=abc|KS_LLM_TRIES must be an integer from 1 to 100, not 'abc'"
+		"KS_LLM_TRIES=0|KS_LLM_TRIES must be an integer from 1 to 100, not '0'"
+		"KS_LLM_TRIES=2.5|KS_LLM_TRIES must be an integer from 1 to 100, not '2.5'"
+		"KS_LLM_TIMEOUT_S=-1|KS_LLM_TIMEOUT_S must be a number from 0.001 to 86400, not '-1'"
+		"KS_LLM_BACKOFF_S=soon|KS_LLM_BACKOFF_S must be a number from 0 to 3600, not 'soon'"
+		"KS_LLM_RETRY_MAX_S=1e9|KS_LLM_RETRY_MAX_S must be a number from 0 to 3600, not '1e9'"
+		"KS_LLM_MAX_TOKENS=0|KS_LLM_MAX_TOKENS must be an integer from 1 to 10000000, not '0'"
+		"KS_LLM_TEMPERATURE=3|KS_LLM_TEMPERATURE must be a number from 0 to 2, not '3'"
+		"KS_MAX_TOKENS=lots|KS_MAX_TOKENS must be an integer from 0 to 1000000000000, not 'lots'"
+		"KS_LLM_CACHE=maybe|KS_LLM_CACHE must be on or off, not 'maybe'"
+		"KS_LLM_PROVIDER=foo|KS_LLM_PROVIDER must be openai, anthropic, gemini or offline, not 'foo'"
+		"KS_MODEL=|no model for the select stage: set KS_MODEL (or KS_SELECT_MODEL)"
+	)
+	local c
+	for c in "${cases[@]}"; do
+		run -1 env "${c%%|*}" ks-select pop/gen-001
+		assert_output "ks-select: ${c#*|}"
+		assert_file_not_exists pop/gen-001/select.json
+	done
+	assert_equal "$(llm_requests)" 0
+}
+
+# ---- retries --------------------------------------------------------
+
+@test "408, 409, 429, 500, 502, 503, 529 and a dropped connection are retried" {
+	local -a fails=('{"status": 408}' '{"status": 409}' '{"status": 429}' '{"status": 500}'
+		'{"status": 502}' '{"status": 503}' '{"status": 529}' '{"hang_up": true}')
+	local -a script=() f
+	for f in "${fails[@]}"; do
+		script+=("$f" "$OK")
+	done
+	# each run takes a failure, then the reply
+	llm_server_start "$(steps "${script[@]}")"
+	export KS_LLM_CACHE=off
+	for f in "${fails[@]}"; do
+		rm -f pop/gen-001/select.json
+		run -0 ks-select pop/gen-001
+		assert_output ""
+		grep -qxF $'\t"base":\t"g000c0",' pop/gen-001/select.json || fail "$f: the reply did not decide"
+		grep -qxF $'\t"tries":\t2,' pop/gen-001/llm/select-1.json || fail "$f: not 2 tries"
+	done
+	assert_model_chose
+	assert_equal "$(llm_requests)" 16
+	assert_equal "$(llm_log '["step"]' | tr '\n' ' ')" "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
+}
+
+@test "Retry-After: 1 waits about a second; KS_LLM_RETRY_MAX_S clamps it" {
+	llm_server_start "$(steps '{"status": 429, "message": "slow down", "headers": {"Retry-After": "1"}}' "$OK")"
+	local t0=$EPOCHREALTIME
+	KS_QUIET=0 run -0 ks-select pop/gen-001
+	local took
+	took=$(since "$t0")
+	assert_output "ks-select: HTTP 429: slow down (try 1 of 5); retrying in 1.0 s"
+	assert_model_chose
+	awk -v t="$took" 'BEGIN { exit !(t >= 0.9) }' || fail "took $took s, not about 1 s"
+	# a long Retry-After is cut to KS_LLM_RETRY_MAX_S (the cache would answer)
+	rm -r pop/gen-001 pop/llm-cache
+	llm_server_script "$(steps '{"status": 503, "headers": {"Retry-After": "30"}}' "$OK")"
+	t0=$EPOCHREALTIME
+	KS_QUIET=0 KS_LLM_RETRY_MAX_S=0.1 run -0 ks-select pop/gen-001
+	took=$(since "$t0")
+	assert_output "ks-select: HTTP 503: scripted error 503 (try 1 of 5); retrying in 0.1 s"
+	assert_model_chose
+	awk -v t="$took" 'BEGIN { exit !(t < 1.5) }' || fail "took $took s despite KS_LLM_RETRY_MAX_S=0.1"
+	assert_equal "$(llm_requests)" 4
+}
+
+@test "Retry-After as an HTTP date is honoured (clamped by KS_LLM_RETRY_MAX_S)" {
+	# an hour ahead, clamped to 1 s: a date not understood would wait 0.01 s
+	local date
+	date=$(LC_ALL=C date -u -d '+1 hour' '+%a, %d %b %Y %H:%M:%S GMT')
+	llm_server_start "$(steps '{"status": 503, "headers": {"Retry-After": "'"$date"'"}}' "$OK")"
+	local t0=$EPOCHREALTIME took
+	KS_QUIET=0 KS_LLM_RETRY_MAX_S=1 run -0 ks-select pop/gen-001
+	took=$(since "$t0")
+	assert_output "ks-select: HTTP 503: scripted error 503 (try 1 of 5); retrying in 1.0 s"
+	assert_model_chose
+	awk -v t="$took" 'BEGIN { exit !(t >= 0.9) }' || fail "took $took s, not about 1 s"
+}
+
+@test "after KS_LLM_TRIES tries: one line with the URL, the last status and the message (OpenAI shape)" {
+	llm_server_start "$(steps '{"status": 500, "message": "first"}' '{"status": 503, "message": "the model is overloaded"}')"
+	KS_LLM_TRIES=3 run -1 ks-select pop/gen-001
+	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed after 3 tries: HTTP 503: the model is overloaded"
+	assert_equal "$(llm_requests)" 3
+	assert_file_not_exists pop/gen-001/select.json
+}
+
+@test "the message is read from Anthropic's, vLLM's and Gemini's error shapes too" {
+	llm_server_start "$(steps '{"status": 529, "message": "Overloaded"}')"
+	KS_LLM_PROVIDER=anthropic KS_LLM_TRIES=2 run -1 ks-select pop/gen-001
+	assert_output "ks-select: LLM request to '$LLM_URL/messages' failed after 2 tries: HTTP 529: Overloaded"
+	llm_server_script "$(steps '{"status": 400, "error_shape": "vllm", "message": "This model'"'"'s maximum context length is 4096 tokens"}')"
+	run -1 ks-select pop/gen-001
+	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed: HTTP 400: This model's maximum context length is 4096 tokens"
+	llm_server_script "$(steps '{"status": 503, "message": "The model is overloaded. Please try again later."}')"
+	KS_LLM_PROVIDER=gemini KS_LLM_TRIES=1 run -1 ks-select pop/gen-001
+	assert_output "ks-select: LLM request to '$LLM_URL/models/fixture:generateContent' failed: HTTP 503: The model is overloaded. Please try again later."
+	# an error body that is not JSON (a proxy's page) is quoted as it came
+	llm_server_script "$(steps '{"status": 502, "body": "<html>Bad Gateway</html>"}')"
+	KS_LLM_TRIES=1 run -1 ks-select pop/gen-001
+	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed: HTTP 502: <html>Bad Gateway</html>"
+	assert_equal "$(llm_requests)" 5
+	assert_file_not_exists pop/gen-001/select.json
+}
+
+@test "400 and 401 are not retried" {
+	llm_server_start "$(steps '{"status": 401, "message": "Incorrect API key provided"}' "$OK")"
+	run -1 ks-select pop/gen-001
+	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed: HTTP 401: Incorrect API key provided"
+	assert_equal "$(llm_requests)" 1
+	llm_server_script "$(steps '{"status": 400, "message": "bad request"}' "$OK")"
+	run -1 ks-select pop/gen-001
+	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed: HTTP 400: bad request"
+	assert_equal "$(llm_requests)" 2
+	assert_file_not_exists pop/gen-001/select.json
+}
+
+@test "a dropped connection every time: the curl error after the last try" {
+	llm_server_start "$(steps '{"hang_up": true}')"
+	KS_LLM_TRIES=2 run -1 ks-select pop/gen-001
+	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed after 2 tries: Empty reply from server"
+	assert_equal "$(llm_requests)" 2
+	assert_file_not_exists pop/gen-001/select.json
+}
+
+@test "a refused connection is retried, then named" {
+	KS_LLM_PROVIDER=openai KS_MODEL=fixture KS_LLM_URL=http://127.0.0.1:1/v1 KS_QUIET=0 KS_LLM_TRIES=2 \
+		run -1 ks-select pop/gen-001
+	assert_line --index 0 --regexp "^ks-select: Failed to connect to 127\.0\.0\.1 port 1 .* \(try 1 of 2\); retrying in 0\.0 s$"
+	assert_line --index 1 --regexp "^ks-select: LLM request to 'http://127\.0\.0\.1:1/v1/chat/completions' failed after 2 tries: Failed to connect to 127\.0\.0\.1 port 1 "
+	assert_equal "${#lines[@]}" 2
+	assert_file_not_exists pop/gen-001/select.json
+}
+
+@test "the backoff doubles from KS_LLM_BACKOFF_S, with jitter, up to KS_LLM_RETRY_MAX_S" {
+	llm_server_start "$(steps '{"status": 500, "message": "oops"}')"
+	# waits of 0.1-0.2 s, 0.2-0.4 s, then at most 0.3 s (0.8 cut to 0.3, with jitter)
+	KS_QUIET=0 KS_LLM_BACKOFF_S=0.2 KS_LLM_RETRY_MAX_S=0.3 KS_LLM_TRIES=4 run -1 ks-select pop/gen-001
+	assert_line --index 0 --regexp '^ks-select: HTTP 500: oops \(try 1 of 4\); retrying in 0\.[12] s$'
+	assert_line --index 1 --regexp '^ks-select: HTTP 500: oops \(try 2 of 4\); retrying in 0\.[234] s$'
+	assert_line --index 2 --regexp '^ks-select: HTTP 500: oops \(try 3 of 4\); retrying in 0\.[123] s$'
+	assert_line --index 3 "ks-select: LLM request to '$LLM_URL/chat/completions' failed after 4 tries: HTTP 500: oops"
+	assert_equal "${#lines[@]}" 4
+	assert_equal "$(llm_requests)" 4
+}
+
+@test "KS_LLM_TIMEOUT_S: a slow reply is given up and retried, then given up for good" {
+	llm_server_start "$(steps '{"delay_s": 3}' "$OK")"
+	local t0=$EPOCHREALTIME took
+	KS_LLM_TIMEOUT_S=0.3 run -0 ks-select pop/gen-001
+	took=$(since "$t0")
+	assert_output ""
+	assert_model_chose
+	assert_equal "$(llm_requests)" 2
+	awk -v t="$took" 'BEGIN { exit !(t < 2) }' || fail "took $took s: the timeout did not cut the request"
+	rm -r pop/gen-001 pop/llm-cache
+	llm_server_script "$(steps '{"delay_s": 3, "content": "late"}')"
+	KS_LLM_TIMEOUT_S=0.2 KS_LLM_TRIES=2 run -1 ks-select pop/gen-001
+	assert_output --regexp "^ks-select: LLM request to '$LLM_URL/chat/completions' failed after 2 tries: Operation timed out after [0-9]+ milliseconds with 0 bytes received$"
+	assert_equal "$(llm_requests)" 4
+	assert_file_not_exists pop/gen-001/select.json
+}
+
+# ---- replies that cannot be used as they are -----------------------
+
+@test "a reply cut off at the token limit is not used: select asks again with the reason" {
+	# the cut-off reply names other kernels; had it been parsed it would decide
+	llm_server_start "$(steps '{"content": "{\"base\": \"g000c1\", \"reference\": \"g000c1\", \"reason\": \"cut\"}", "finish": "length"}' "$OK")"
+	run -0 ks-select pop/gen-001
+	assert_output ""
+	assert_model_chose
+	assert_equal "$(llm_requests)" 2
+	run req 2 '[m["role"] for m in e["body"]["messages"]]' '["body"]["messages"][2]["content"]' \
+		'["body"]["messages"][3]["content"]'
+	assert_output - <<'EOF'
+["system", "user", "assistant", "user"]
+{"base": "g000c1", "reference": "g000c1", "reason": "cut"}
+That reply could not be used: the reply was cut off at the token limit (KS_LLM_MAX_TOKENS=16384). Reply again, complete, in the format asked for.
+EOF
+	run -0 jf pop/gen-001/llm/select-1.json '["truncated"]'
+	assert_output true
+	run -0 grep '^# reply' pop/gen-001/llm/select-1.md
+	assert_output "# reply (fixture, cut off at the token limit)"
+}
+
+@test "two replies cut off: the offline rule chooses and select.json says why" {
+	llm_server_start "$(steps '{"content": "'"$PICK"'", "finish": "length"}')"
+	KS_LLM_MAX_TOKENS=50 run -0 ks-select pop/gen-001
+	local why="the model's replies could not be used (the reply was cut off at the token limit (KS_LLM_MAX_TOKENS=50)): the offline rule chose"
+	assert_output "ks-select: pop/gen-001: $why"
+	assert_equal "$(llm_requests)" 2
+	run -0 jf pop/gen-001/select.json '["base"]' '["reference"]' '["fallback"]' '["usage"]["calls"]'
+	assert_output $'g000c1\ng000c0\n'"$why"$'\n2'
+}
+
+@test "a 200 reply whose body is not JSON is retried, then an error" {
+	llm_server_start "$(steps '{"body": "<html>upstream hiccup</html>"}' "$OK")"
+	run -0 ks-select pop/gen-001
+	assert_output ""
+	assert_model_chose
+	assert_equal "$(llm_requests)" 2
+	rm -r pop/gen-001 pop/llm-cache
+	llm_server_script "$(steps '{"body": "<html>upstream hiccup</html>"}')"
+	KS_LLM_TRIES=2 run -1 ks-select pop/gen-001
+	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed after 2 tries: HTTP 200 with a body that is not JSON: <html>upstream hiccup</html>"
+	assert_equal "$(llm_requests)" 4
+	assert_file_not_exists pop/gen-001/select.json
+}
+
+@test "a 200 reply that is JSON but not a chat completion is retried, then an error" {
+	llm_server_start "$(steps '{"body": "{\"object\": \"error\", \"detail\": \"upstream hiccup\"}"}' "$OK")"
+	run -0 ks-select pop/gen-001
+	assert_output ""
+	assert_model_chose
+	assert_equal "$(llm_requests)" 2
+	rm -r pop/gen-001 pop/llm-cache
+	llm_server_script "$(steps '{"body": "{\"choices\": []}"}')"
+	KS_LLM_TRIES=2 run -1 ks-select pop/gen-001
+	assert_output --regexp "^ks-select: LLM request to '$LLM_URL/chat/completions' (failed after 2 tries: .*|got a reply that is not an? openai response)$"
+	assert_equal "$(llm_requests)" 4
+	assert_file_not_exists pop/gen-001/select.json
+}
+
+# ---- usage and the token budget -------------------------------------
+
+@test "the tokens of every call go into select.json and one ledger line per call" {
+	llm_server_start "$(steps '{"content": "x", "finish": "length", "usage": {"prompt_tokens": 900, "completion_tokens": 7}}' "$OK")"
+	run -0 ks-select pop/gen-001
+	assert_model_chose
+	assert_equal "$(jget pop/gen-001/select.json '["usage"]')" \
+		'{"calls": 2, "cached_calls": 0, "prompt_tokens": 1900, "completion_tokens": 27}'
+	run ledger '[d["stage"], d["where"], d["provider"], d["model"], d["prompt_tokens"], d["completion_tokens"], d["cached"]]'
+	assert_output - <<'EOF'
+["select", "pop/gen-001", "openai", "fixture", 900, 7, false]
+["select", "pop/gen-001", "openai", "fixture", 1000, 20, false]
+EOF
+	run ledger 'sorted(d)'
+	assert_line --index 0 '["cached", "completion_tokens", "model", "prompt_tokens", "provider", "stage", "time", "where"]'
+}
+
+@test "KS_MAX_TOKENS: once the ledger's uncached tokens reach it, the next call is refused in one line" {
+	llm_server_start "$(steps "$OK")"
+	export KS_MAX_TOKENS=1020
+	run -0 ks-select pop/gen-001
+	assert_model_chose
+	# 1000 + 20 tokens used: the budget is reached
+	rm pop/gen-001/select.json
+	KS_LLM_CACHE=off run -1 ks-select pop/gen-001
+	assert_output "ks-select: token budget reached: 1020 tokens used of KS_MAX_TOKENS=1020 (see 'pop/llm-usage.jsonl'); raise KS_MAX_TOKENS to go on"
+	assert_file_not_exists pop/gen-001/select.json
+	assert_equal "$(llm_requests)" 1
+	# an answer from the cache costs nothing and is not refused
+	run -0 ks-select pop/gen-001
+	assert_model_chose
+	assert_equal "$(llm_requests)" 1
+	# a higher budget goes on
+	rm pop/gen-001/select.json
+	KS_MAX_TOKENS=1021 KS_LLM_CACHE=off run -0 ks-select pop/gen-001
+	assert_equal "$(llm_requests)" 2
+	run ledger 'd["cached"]'
+	assert_output $'false\ntrue\nfalse'
+}
+
+# ---- the cache ------------------------------------------------------
+
+@test "an identical request is answered from POP/llm-cache; KS_LLM_CACHE=off asks again" {
+	llm_server_start "$(steps "$OK")"
+	run -0 ks-select pop/gen-001
+	cp pop/gen-001/select.json first.json
+	run -0 find pop/llm-cache -type f -name '*.json'
+	assert_output --regexp '^pop/llm-cache/[0-9a-f]{64}\.json$'
+	rm pop/gen-001/select.json
+	run -0 ks-select pop/gen-001
+	assert_output ""
+	assert_model_chose
+	assert_equal "$(llm_requests)" 1
+	assert_equal "$(jget pop/gen-001/select.json '["usage"]')" \
+		'{"calls": 1, "cached_calls": 1, "prompt_tokens": 0, "completion_tokens": 0}'
+	run ledger '[d["prompt_tokens"], d["completion_tokens"], d["cached"]]'
+	assert_output $'[1000, 20, false]\n[1000, 20, true]'
+	assert_equal "$(jget pop/gen-001/llm/select-1.json '["cached"]')" true
+	grep -qx '# reply (fixture, from the cache)' pop/gen-001/llm/select-1.md ||
+		fail "the transcript does not say the reply came from the cache"
+	rm pop/gen-001/select.json
+	KS_LLM_CACHE=off run -0 ks-select pop/gen-001
+	assert_model_chose
+	assert_equal "$(llm_requests)" 2
+	cmp first.json pop/gen-001/select.json
+	# another model is another request
+	rm pop/gen-001/select.json
+	KS_MODEL=other run -0 ks-select pop/gen-001
+	assert_equal "$(llm_requests)" 3
+}
+
+# ---- transcripts and the key ----------------------------------------
+
+@test "the transcript holds the prompt and the reply; the key is in no file and no message" {
+	LLM_SERVER_EXPECT_KEY=$KEY llm_server_start "$(steps "$OK")"
+	export KS_LLM_API_KEY=$KEY
+	run -0 ks-select pop/gen-001
+	assert_model_chose
+	assert_equal "$(llm_request 1 '["auth"]')" ok
+	run -0 python3 - pop/gen-001/llm/select-1.json "$BATS_TEST_TMPDIR/llm-log.jsonl" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = json.loads(open(sys.argv[2]).readline())
+print(sorted(d))
+for k in ("stage", "provider", "url", "model", "reply", "truncated", "cached", "tries", "usage"):
+    print(json.dumps(d[k]))
+print(d["request"] == e["body"])
+PY
+	assert_output - <<EOF
+['cached', 'model', 'provider', 'reply', 'request', 'stage', 'tries', 'truncated', 'url', 'usage']
+"select"
+"openai"
+"$LLM_URL/chat/completions"
+"fixture"
+"{\"base\": \"g000c0\", \"reference\": \"g000c1\", \"reason\": \"the seed has headroom\"}"
+false
+false
+1
+{"prompt_tokens": 1000, "completion_tokens": 20}
+True
+EOF
+	# the markdown: system, user (the rendered select prompt), reply
+	run -0 grep -nxE '# (system|user|reply .*)' pop/gen-001/llm/select-1.md
+	assert_line --index 0 '1:# system'
+	assert_line --index 1 --regexp '^[0-9]+:# user$'
+	assert_line --index 2 --regexp '^[0-9]+:# reply \(fixture\)$'
+	assert_equal "${#lines[@]}" 3
+	grep -qF 'this is generation 1' pop/gen-001/llm/select-1.md || fail "no prompt in the transcript"
+	grep -qxF '{"base": "g000c0", "reference": "g000c1", "reason": "the seed has headroom"}' \
+		pop/gen-001/llm/select-1.md || fail "no reply in the transcript"
+	# the other providers send it in other headers, and keep it nowhere either
+	KS_LLM_PROVIDER=anthropic run -0 ks-select pop/gen-002
+	KS_LLM_PROVIDER=gemini run -0 ks-select pop/gen-003
+	run llm_log '["path"], e["auth_header"], e["auth"]'
+	assert_output - <<EOF
+["/v1/chat/completions", "authorization", "ok"]
+["/v1/messages", "x-api-key", "ok"]
+["/v1/models/fixture:generateContent", "x-goog-api-key", "ok"]
+EOF
+	# a failed run with the same key: not in the message either
+	llm_server_script "$(steps '{"status": 401, "message": "Incorrect API key provided"}')"
+	rm -r pop/gen-001 pop/llm-cache
+	KS_QUIET=0 run -1 ks-select pop/gen-001
+	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed: HTTP 401: Incorrect API key provided"
+	llm_server_script "$(steps '{"hang_up": true}')"
+	KS_QUIET=0 KS_LLM_TRIES=2 run -1 ks-select pop/gen-001
+	refute_output --partial "$KEY"
+	run grep -rlF "$KEY" pop "$BATS_TEST_TMPDIR/llm-log.jsonl"
+	assert_output ""
+}
