@@ -344,6 +344,14 @@ bench_cand(struct bench *b)
 			res = new_result(b, "build_failed", "the kernel did not compile: see diagnostics in build.json");
 		goto out;
 	}
+	/* A GPU kernel built on a machine without that GPU waits for one: not a failure. */
+	if (!ks_target_device_present(b->target)) {
+		char *why = ks_easprintf("no %s device on this machine for target %s: bench it where there is one",
+		    b->target->device, b->target->name);
+		res = new_result(b, "no_device", why);
+		free(why);
+		goto out;
+	}
 	if (!ks_exists(runner)) {
 		ks_warnx("'%s' says the build succeeded, but '%s' is missing: run ks-build again", bpath, runner);
 		goto out;

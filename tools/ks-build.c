@@ -29,28 +29,23 @@ argv_add(char ***argv, size_t *n, char *s)
 	(*argv)[*n] = NULL;
 }
 
-static const char *
-compiler_of(const struct ks_target *t)
-{
-	const char *env = getenv(t->compiler_env);
-
-	return env && *env ? env : t->compiler;
-}
-
 /* The compiler's command line: flags of the target, then the sources. */
 static char **
 build_argv(struct build *b)
 {
-	char *kdir = ks_kernels_dir(), **argv = NULL;
+	char *kdir = ks_kernels_dir(), **argv = NULL, *arch = ks_target_arch_flag(b->target);
 	const cJSON *src;
 	size_t n = 0;
 
-	argv_add(&argv, &n, ks_estrdup(compiler_of(b->target)));
+	argv_add(&argv, &n, ks_estrdup(ks_target_compiler(b->target)));
 	for (const char *const *f = b->target->flags; *f; f++)
 		argv_add(&argv, &n, ks_estrdup(*f));
+	if (arch)
+		argv_add(&argv, &n, arch);
 	argv_add(&argv, &n, ks_easprintf("-I%s/common", kdir));
 	argv_add(&argv, &n, ks_easprintf("-I%s", b->prob.dir));
-	argv_add(&argv, &n, ks_easprintf("%s/common/ks_harness.c", kdir));
+	for (const char *const *c = b->target->common; *c; c++)
+		argv_add(&argv, &n, ks_easprintf("%s/common/%s", kdir, *c));
 	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(b->prob.json, "harness_sources"))
 		if (cJSON_IsString(src))
 			argv_add(&argv, &n, ks_easprintf("%s/%s", b->prob.dir, src->valuestring));
@@ -136,7 +131,8 @@ compile(struct build *b, cJSON *out)
 	cJSON_AddStringToObject(out, "command", cmd);
 	cJSON_AddNumberToObject(out, "seconds", (double)(long)(r.seconds * 1000 + 0.5) / 1000);
 	cJSON_AddStringToObject(out, "diagnostics", diag);
-	cJSON_AddNullToObject(out, "resources");
+	cJSON *res = ks_target_resources(b->target, diag);
+	cJSON_AddItemToObject(out, "resources", res ? res : cJSON_CreateNull());
 	argv_free(argv);
 	free(cmd);
 	free(version);

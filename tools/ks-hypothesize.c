@@ -67,10 +67,12 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 	if ((rc = ks_ask(llm, prompt, dir, "hypothesize", check_reply, &h, &why)) < 0)
 		goto out;
 	if (rc == 1) {
-		char *f = ks_easprintf("the model's replies could not be used (%s)", why);
+		char *f = ks_easprintf("the model's replies could not be used (%s)", why), *off = NULL;
 
-		if (!(h = ks_offline_hypothesize(base, c, n))) {
-			ks_warnx("'%s': %s, and the offline proposer cannot stand in", dir, f);
+		if (!(h = ks_offline_hypothesize(base, c, n, &off))) {
+			if (off)
+				ks_warnx("'%s': %s, and the offline proposer cannot stand in: %s", dir, f, off);
+			free(off);
 			free(f);
 			goto out;
 		}
@@ -113,7 +115,15 @@ hypothesize(const char *dir, const char *out)
 	if ((online = ks_llm_open(&llm, "hypothesize", root)) < 0 || ks_cands_load(root, gen, &c, &n) < 0 ||
 	    ks_select_load(dir, c, n, &base, &ref) < 0)
 		goto out_run;
-	h = online == 0 ? ask_model(&llm, dir, gen, &run, base, c, n) : ks_offline_hypothesize(base, c, n);
+	if (online == 0)
+		h = ask_model(&llm, dir, gen, &run, base, c, n);
+	else {
+		char *why = NULL;
+
+		if (!(h = ks_offline_hypothesize(base, c, n, &why)) && why)
+			ks_warnx("%s", why);
+		free(why);
+	}
 	if (!h)
 		goto out_run;
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/hypotheses.json", dir);

@@ -40,11 +40,15 @@ check_reply(const char *text, void *arg, char **why)
 			return -1;
 		}
 	}
-	reason = ks_json_str(j, "reason", NULL);
+	if (!(reason = ks_json_str(j, "reason", NULL))) {
+		*why = ks_estrdup("\"reason\" is missing or not a string");
+		cJSON_Delete(j);
+		return -1;
+	}
 	pk->sel = cJSON_CreateObject();
 	cJSON_AddStringToObject(pk->sel, "base", ks_json_str(j, "base", NULL));
 	cJSON_AddStringToObject(pk->sel, "reference", ks_json_str(j, "reference", NULL));
-	cJSON_AddStringToObject(pk->sel, "reason", reason ? reason : "");
+	cJSON_AddStringToObject(pk->sel, "reason", reason);
 	cJSON_Delete(j);
 	return 0;
 }
@@ -75,7 +79,7 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 	} else if (ks_offline_select(c, n, &sel) == 0) {
 		/* The model failed twice: the offline rule decides, and says it did. */
 		char *f = ks_easprintf("the model's replies could not be used (%s): the offline rule chose", why);
-		ks_warnx("%s: %s", dir, f);
+		ks_warnx("'%s': %s", dir, f);
 		cJSON_AddStringToObject(sel, "fallback", f);
 		free(f);
 	}

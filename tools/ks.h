@@ -185,17 +185,32 @@ int ks_hypotheses_check(const cJSON *h, const char *file, long k);
 cJSON *ks_hypotheses_load(const char *dir, long k);
 
 /* ks_target.c: the build targets, defined in one place */
+enum ks_resource_report {
+	KS_RES_NONE,      /* the compiler reports nothing per kernel */
+	KS_RES_PTXAS,     /* nvcc -Xptxas -v: registers, spills, shared memory */
+	KS_RES_AMDGPU,    /* -Rpass-analysis=kernel-resource-usage: SGPRs, VGPRs, AGPRs, LDS, occupancy */
+};
 struct ks_target {
 	const char *name;
-	const char *ext;         /* kernel source extension */
-	const char *compiler;    /* the program run, overridable by env */
-	const char *compiler_env;
+	const char *ext;            /* kernel source extension */
+	const char *compiler;       /* the program run ... */
+	const char *compiler_env;   /* ... unless this variable names another */
 	const char *const *flags;
+	const char *arch_flag;      /* printf format of the architecture flag; NULL: none */
+	const char *arch_default;   /* overridden by KS_GPU_ARCH */
+	const char *const *common;  /* shared harness sources in kernels/common */
 	const char *const *libs;
-	const char *device;      /* what ks-bench needs: "cpu" */
+	const char *device;         /* what ks-bench needs: "cpu", "nvidia", "amd" */
+	enum ks_resource_report resources;
 };
 const struct ks_target *ks_target_find(const char *name);   /* NULL with a message */
 const char *ks_target_names(void);
+const char *ks_target_compiler(const struct ks_target *t);
+char *ks_target_arch_flag(const struct ks_target *t);       /* NULL when the target has none */
+/* The per-kernel resource report of a build's diagnostics; NULL when none. */
+cJSON *ks_target_resources(const struct ks_target *t, const char *diagnostics);
+/* 1 when this machine has the device the target runs on. */
+int ks_target_device_present(const struct ks_target *t);
 
 /* ks_tune.c: tunable parameters a kernel declares ("#define X 8  ks-tune: 4 8 16") */
 #define KS_TUNE_MAX_VALUES 16
@@ -286,7 +301,8 @@ int ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *
 
 /* ks_offline.c: the rules used when no LLM is configured */
 int ks_offline_select(struct ks_cand *c, size_t n, cJSON **out);
-cJSON *ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n);
+/* NULL and *why (caller prints and frees) when it has nothing to propose; NULL alone after an I/O error it printed. */
+cJSON *ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n, char **why);
 /* The rule of DESIGN.md: most innovative, highest max uplift, highest min uplift, ... */
 int ks_plans_choose(const cJSON *plans, long k, long *chosen);
 

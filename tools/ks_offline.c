@@ -399,7 +399,7 @@ pick_diverse(struct move *mv, size_t n, size_t k)
 }
 
 cJSON *
-ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n)
+ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n, char **why)
 {
 	struct ks_param bp[MAX_PARAMS];
 	struct config *cfg;
@@ -409,6 +409,7 @@ ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n)
 	size_t nmoves;
 	int nb, m;
 
+	*why = NULL;
 	if (!(path = ks_cand_kernel_path(base)) || !(src = ks_file_read(path, NULL))) {
 		free(path);
 		return NULL;
@@ -416,7 +417,7 @@ ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n)
 	nb = ks_tune_parse(src, bp, MAX_PARAMS);
 	free(src);
 	if (nb == 0) {
-		ks_warnx("'%s' declares no tunable parameter (\"#define NAME VALUE  ks-tune: ...\"), "
+		*why = ks_easprintf("'%s' declares no tunable parameter (\"#define NAME VALUE  ks-tune: ...\"), "
 		    "so the offline proposer has nothing to change: configure an LLM", path);
 		free(path);
 		return NULL;
@@ -426,8 +427,8 @@ ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n)
 	nmoves = propose_moves(bp, nb, cfg, m, &mv);
 	free(cfg);
 	if (nmoves < 5) {
-		ks_warnx("'%s': only %zu untried configuration(s) near the base are left; the offline proposer "
-		    "needs 5: configure an LLM", path, nmoves);
+		*why = ks_easprintf("'%s': only %zu untried configuration(s) near the base are left; the offline "
+		    "proposer needs 5: configure an LLM", path, nmoves);
 		free(mv);
 		free(path);
 		return NULL;

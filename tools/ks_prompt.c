@@ -6,27 +6,34 @@
 
 #include "ks.h"
 
+static char *
+prompt_path(const char *name)
+{
+	char *dir = ks_data_dir("prompts", "KS_PROMPTS_DIR"), *path = ks_easprintf("%s/%s", dir, name);
+
+	free(dir);
+	return path;
+}
+
 char *
 ks_prompt_file(const char *name)
 {
-	char *dir = ks_data_dir("prompts", "KS_PROMPTS_DIR");
-	char *path = ks_easprintf("%s/%s", dir, name), *text;
+	char *path = prompt_path(name), *text = ks_file_read(path, NULL);
 
-	text = ks_file_read(path, NULL);
 	free(path);
-	free(dir);
 	return text;
 }
 
 char *
 ks_prompt_render(const char *name, const char *const *keys, const char *const *values, int n)
 {
-	char *file = ks_easprintf("%s.md", name), *tpl = ks_prompt_file(file);
+	char *file = ks_easprintf("%s.md", name), *path = prompt_path(file), *tpl = ks_file_read(path, NULL);
 	struct ks_buf out = { 0 };
 	const char *p, *open, *close;
 
 	if (!tpl) {
 		free(file);
+		free(path);
 		return NULL;
 	}
 	ks_buf_add(&out, "", 0);
@@ -47,11 +54,12 @@ ks_prompt_render(const char *name, const char *const *keys, const char *const *v
 			if (strlen(keys[i]) == (size_t)(close - open - 2) && strncmp(open + 2, keys[i], strlen(keys[i])) == 0)
 				break;
 		if (i == n) {
-			ks_warnx("'prompts/%s': unknown placeholder {{%.*s}} (known: see the comment at its top)", file,
+			ks_warnx("'%s': unknown placeholder {{%.*s}} (known: see the comment at its top)", path,
 			    (int)(close - open - 2), open + 2);
 			ks_buf_free(&out);
 			free(tpl);
 			free(file);
+			free(path);
 			return NULL;
 		}
 		ks_buf_puts(&out, values[i] ? values[i] : "");
@@ -59,6 +67,7 @@ ks_prompt_render(const char *name, const char *const *keys, const char *const *v
 	ks_buf_puts(&out, p);
 	free(tpl);
 	free(file);
+	free(path);
 	return out.s;
 }
 

@@ -1,4 +1,10 @@
-/* ks_target.c - the build targets and their flags, defined in one place. */
+/*
+ * ks_target.c - the build targets: compiler, flags, shared harness
+ * sources, where the kernel runs, and how to read the compiler's
+ * resource report.  Defined in one place, so a new target is one entry.
+ */
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ks.h"
@@ -6,10 +12,20 @@
 static const char *const cpu_flags[] = {
 	"-std=c11", "-O3", "-march=native", "-fopenmp", "-Wall", "-Wextra", NULL
 };
+static const char *const cpu_common[] = { "ks_harness.c", NULL };
 static const char *const cpu_libs[] = { "-lm", NULL };
 
+/* -Xptxas -v reports each kernel's registers, spills and shared memory. */
+static const char *const cuda_flags[] = {
+	"-std=c++17", "-O3", "-Xptxas", "-v", "-Xcompiler", "-Wall", NULL
+};
+static const char *const cuda_common[] = { "ks_harness.c", "ks_cuda.cu", NULL };
+static const char *const no_libs[] = { NULL };
+
 static const struct ks_target targets[] = {
-	{ "cpu", "c", "cc", "KS_CC", cpu_flags, cpu_libs, "cpu" },
+	{ "cpu", "c", "cc", "KS_CC", cpu_flags, NULL, NULL, cpu_common, cpu_libs, "cpu", KS_RES_NONE },
+	{ "cuda", "cu", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", cuda_common, no_libs, "nvidia",
+	    KS_RES_PTXAS },
 };
 
 const struct ks_target *
@@ -34,4 +50,160 @@ ks_target_names(void)
 			strcat(names, targets[i].name);
 		}
 	return names;
+}
+
+const char *
+ks_target_compiler(const struct ks_target *t)
+{
+	const char *env = getenv(t->compiler_env);
+
+	return env && *env ? env : t->compiler;
+}
+
+char *
+ks_target_arch_flag(const struct ks_target *t)
+{
+	const char *arch = getenv("KS_GPU_ARCH");
+
+	if (!t->arch_flag)
+		return NULL;
+	return ks_easprintf(t->arch_flag, arch && *arch ? arch : t->arch_default);
+}
+
+/* The number after key in line, or -1. */
+static long
+number_after(const char *line, const char *key)
+{
+	const char *p = strstr(line, key);
+
+	if (!p)
+		return -1;
+	p += strlen(key);
+	while (*p == ' ' || *p == ':' || *p == '=')
+		p++;
+	return isdigit((unsigned char)*p) ? strtol(p, NULL, 10) : -1;
+}
+
+/* The number before key in line ("16 registers"), or -1. */
+static long
+number_before(const char *line, const char *key)
+{
+	const char *p = strstr(line, key);
+
+	if (!p || p == line)
+		return -1;
+	while (p > line && p[-1] == ' ')
+		p--;
+	while (p > line && isdigit((unsigned char)p[-1]))
+		p--;
+	return isdigit((unsigned char)*p) ? strtol(p, NULL, 10) : -1;
+}
+
+static void
+set_if(cJSON *k, const char *key, long v)
+{
+	if (k && v >= 0)
+		ks_json_set_num(k, key, (double)v);
+}
+
+/*
+ * ptxas -v, per kernel:
+ *   ptxas info    : Compiling entry function '_Z4rmsPKf' for 'sm_90a'
+ *   ptxas info    : Function properties for _Z4rmsPKf
+ *       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ *   ptxas info    : Used 16 registers, used 1 barriers, 1024 bytes smem, 380 bytes cmem[0]
+ */
+static void
+parse_ptxas(const char *line, cJSON *kernels, cJSON **cur)
+{
+	const char *q;
+
+	if ((q = strstr(line, "Compiling entry function '"))) {
+		const char *name = q + 26, *end = strchr(name, '\'');
+
+		*cur = cJSON_CreateObject();
+		char *n = ks_easprintf("%.*s", end ? (int)(end - name) : (int)strlen(name), name);
+		cJSON_AddStringToObject(*cur, "name", n);
+		free(n);
+		cJSON_AddItemToArray(kernels, *cur);
+	} else if (strstr(line, "bytes stack frame")) {
+		set_if(*cur, "stack_bytes", number_before(line, "bytes stack frame"));
+		set_if(*cur, "spill_store_bytes", number_before(line, "bytes spill stores"));
+		set_if(*cur, "spill_load_bytes", number_before(line, "bytes spill loads"));
+	} else if (strstr(line, "Used ") && strstr(line, "registers")) {
+		set_if(*cur, "registers", number_before(line, "registers"));
+		set_if(*cur, "barriers", number_before(line, "barriers"));
+		set_if(*cur, "smem_bytes", number_before(line, "bytes smem"));
+	}
+}
+
+/*
+ * -Rpass-analysis=kernel-resource-usage, one remark per line:
+ *   x.hip:5:0: remark: Function Name: _Z3fooPf [-Rpass-analysis=kernel-resource-usage]
+ *   x.hip:5:0: remark:     SGPRs: 14 [...]
+ */
+static void
+parse_amdgpu(const char *line, cJSON *kernels, cJSON **cur)
+{
+	static const struct {
+		const char *key, *field;
+	} fields[] = {
+		{ "SGPRs Spill:", "sgpr_spills" }, { "VGPRs Spill:", "vgpr_spills" }, { "SGPRs:", "sgprs" },
+		{ "VGPRs:", "vgprs" }, { "AGPRs:", "agprs" }, { "ScratchSize [bytes/lane]:", "scratch_bytes_per_lane" },
+		{ "Occupancy [waves/SIMD]:", "occupancy_waves_per_simd" }, { "LDS Size [bytes/block]:", "lds_bytes" },
+	};
+	const char *q;
+
+	if (!strstr(line, "kernel-resource-usage"))
+		return;
+	if ((q = strstr(line, "Function Name: "))) {
+		const char *name = q + 15, *end = strchr(name, ' ');
+
+		*cur = cJSON_CreateObject();
+		char *n = ks_easprintf("%.*s", end ? (int)(end - name) : (int)strlen(name), name);
+		cJSON_AddStringToObject(*cur, "name", n);
+		free(n);
+		cJSON_AddItemToArray(kernels, *cur);
+		return;
+	}
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		if (strstr(line, fields[i].key)) {
+			set_if(*cur, fields[i].field, number_after(line, fields[i].key));
+			return;
+		}
+}
+
+cJSON *
+ks_target_resources(const struct ks_target *t, const char *diagnostics)
+{
+	cJSON *res, *kernels, *cur = NULL;
+	char *text, *line, *save = NULL;
+
+	if (t->resources == KS_RES_NONE || !diagnostics)
+		return NULL;
+	res = cJSON_CreateObject();
+	kernels = cJSON_AddArrayToObject(res, "kernels");
+	text = ks_estrdup(diagnostics);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (t->resources == KS_RES_PTXAS)
+			parse_ptxas(line, kernels, &cur);
+		else
+			parse_amdgpu(line, kernels, &cur);
+	}
+	free(text);
+	if (cJSON_GetArraySize(kernels) == 0) {
+		cJSON_Delete(res);
+		return NULL;
+	}
+	return res;
+}
+
+int
+ks_target_device_present(const struct ks_target *t)
+{
+	if (strcmp(t->device, "nvidia") == 0)
+		return ks_exists("/dev/nvidiactl") || ks_exists("/dev/nvidia0");
+	if (strcmp(t->device, "amd") == 0)
+		return ks_exists("/dev/kfd");
+	return 1;
 }

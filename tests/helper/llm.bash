@@ -114,7 +114,7 @@ llm_server_stop() {
 		_llm_alive "$pid" || break
 		sleep 0.05
 	done
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
 	return 0
 }

@@ -1,0 +1,649 @@
+#!/usr/bin/env bats
+# The LLM stages against the fake LLM server (helper/llm): what select,
+# hypothesize, implement and the repair of ks-build ask the model, how
+# they read its replies (leniently) and check them (strictly), and what
+# they do when the model's replies cannot be used.  Each stage has its own
+# model, and so its own script: sel, hyp and impl.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+load helper/llm
+
+# The populations the tests start from are made once (offline), then copied.
+setup_file() {
+	cd "$BATS_FILE_TMPDIR" || return
+	# the seed, really built and benched
+	make -s --no-print-directory -C "$KS_ROOT" generation N=0 POP="$BATS_FILE_TMPDIR/real" >/dev/null
+	# the seed (faked) and generation 1 selected: base and reference g000c0
+	make_pop seed
+	fake_cand seed 0 0 ok 100 ''
+	ks-select seed/gen-001
+	# the seed, g001c0 (faster) and g001c1 (incorrect), for generation 2
+	make_pop three
+	fake_cand three 0 0 ok 100 ''
+	fake_cand three 1 0 ok 80 'LOOP_ORDER=1' g000c0 g000c0
+	fake_cand three 1 1 incorrect 0 '' g000c0 g000c0
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	SEED="$KS_ROOT/kernels/sgemm/seed.c"
+	# a valid kernel: the seed with the other loop order; the reply also
+	# holds a shorter fenced block, which is not the kernel
+	sed 's/^#define LOOP_ORDER 0/#define LOOP_ORDER 1/' "$SEED" >code.c
+	{
+		printf 'The plan flips the loop order:\n\n```c\n#define LOOP_ORDER 1\n```\n\nThe whole file:\n\n```c\n'
+		cat code.c
+		printf '```\n\nThis should vectorize over j.\n'
+	} >code.md
+	plans_reply plans.json
+}
+
+teardown() {
+	llm_server_stop
+}
+
+# use NAME [DIR]: copies population NAME of setup_file to DIR (./pop).
+use() {
+	cp -r "$BATS_FILE_TMPDIR/$1" "${2:-pop}"
+}
+
+# script_of MODEL=FILE[@P/C][,FILE...]...: a script of the server with,
+# for each model, one step per file, replying the file's text (and, with
+# @P/C, reporting P prompt and C completion tokens).
+script_of() {
+	python3 - "$@" <<'PY'
+import json, sys
+script = {}
+for arg in sys.argv[1:]:
+    model, files = arg.split("=", 1)
+    steps = []
+    for f in files.split(","):
+        name, _, usage = f.partition("@")
+        step = {"content": open(name).read()}
+        if usage:
+            p, c = usage.split("/")
+            step["usage"] = {"prompt_tokens": int(p), "completion_tokens": int(c)}
+        steps.append(step)
+    script[model] = steps
+print(json.dumps(script))
+PY
+}
+
+# serve MODEL=FILE...: starts the server with that script (script_of),
+# then gives each stage its own model: sel, hyp, impl.
+serve() {
+	local script
+	script=$(script_of "$@") || fail "serve: bad arguments: $*"
+	llm_server_start "$script"
+	export KS_SELECT_MODEL=sel KS_HYPOTHESIZE_MODEL=hyp KS_IMPLEMENT_MODEL=impl
+}
+
+# reserve MODEL=FILE...: a new script for the running server; each model
+# starts at its first step again.
+reserve() {
+	local script
+	script=$(script_of "$@") || fail "reserve: bad arguments: $*"
+	llm_server_script "$script"
+}
+
+# plans_reply FILE [STATEMENT]: a hypothesize reply, in a json fence
+# after a line of prose, with 10 avenues and 5 plans d["plans"]; the
+# python3 STATEMENT may spoil the document d first.  By the rule of
+# DESIGN.md the plans keep [1, 0, 2]: the most innovative is 1 (a tie
+# with 2, to the lower index); the highest uplift_max is 3, but 3 repeats
+# plan 1 (same title and rubric), then 0 and 1 tie at 40: 0; the highest
+# uplift_min is 3 again (a repeat), then 2.
+plans_reply() {
+	python3 - "$1" "${2:-pass}" <<'PY'
+import json, sys
+def plan(t, desc, rubric, lo, hi, inn):
+    return {"title": t, "description": desc, "rubric": rubric,
+            "uplift_min": lo, "uplift_max": hi, "innovation": inn}
+d = {"avenues": ["avenue %d: try idea number %d" % (i, i) for i in range(10)],
+     "plans": [
+         plan("Wider tiles", "wider BN tiles reuse rows of A", "set BN to 128", 2, 40, 5),
+         plan("Loop order ikj", "stream rows of B, vectorize over j", "use the i-k-j loop order", -5, 40, 9),
+         plan("Unroll k", "unroll the k loop by 4 to hide FMA latency", "unroll the k loop 4 times", 10, 15, 9),
+         plan("Loop order ikj", "the same again, said differently", "use the i-k-j loop order", 12, 60, 1),
+         plan("Deeper k blocks", "fewer passes over C", "set BK to 128", 0, 30, 7)]}
+exec(sys.argv[2])
+open(sys.argv[1], "w").write("Here are my plans.\n\n```json\n" + json.dumps(d, indent=1) + "\n```\n")
+PY
+}
+
+# prompt N: the prompt (the first user message) of request N.
+prompt() {
+	llm_request "$1" '["body"]["messages"][1]["content"]'
+}
+
+# count FILE TEXTFILE: how many times the text of TEXTFILE (its final
+# newlines aside) occurs in FILE.
+count() {
+	python3 -c 'import sys; print(open(sys.argv[1]).read().count(open(sys.argv[2]).read().rstrip("\n")))' "$1" "$2"
+}
+
+# jf FILE EXPR...: the value of each expression on its own line, as jget
+# prints it, from one python3 run.  An EXPR starting with [ applies to
+# the document, others see it as d.
+jf() {
+	python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in sys.argv[2:]:
+    v = eval("d" + e if e[:1] == "[" else e)
+    print(v if isinstance(v, str) else json.dumps(v))
+PY
+}
+
+# pop_lines DIR: how the population list of a prompt shows a benched
+# kernel: its line with the score and its line of per-shape times.
+pop_lines() {
+	python3 - "$1" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1] + "/bench.json"))
+print("- %s (base -, reference -; plan: (the seed kernel)): status ok, score %.2f us" % (b["id"], b["score_us"]))
+print("  per shape:" + "".join(" %dx%dx%d %.2f us;" % (r["shape"]["M"], r["shape"]["N"], r["shape"]["K"], r["time_us"])
+                               for r in b["results"]))
+PY
+}
+
+# slot_report SLOT PLAN: what generation 1's implement request for kept
+# plan PLAN showed the model, and what candidate SLOT recorded (one
+# python3 run: each costs a tenth of a second).
+slot_report() {
+	python3 - "$BATS_TEST_TMPDIR" "$SEED" "$1" "$2" <<'PY'
+import json, os, sys
+tmp, seed, s, pi = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+def j(path):
+    return json.load(open(os.path.join(tmp, path)))
+def text(path):
+    return open(os.path.join(tmp, path)).read()
+c = "pop/gen-001/c%d/" % s
+plan = j("pop/gen-001/hypotheses.json")["plans"][pi]
+log = [json.loads(l) for l in open(os.path.join(tmp, "llm-log.jsonl"))]
+hits = [e["body"]["messages"][1]["content"] for e in log
+        if e["model"] == "impl" and plan["description"] in e["body"]["messages"][1]["content"]]
+print("requests with the plan:", len(hits))
+p = hits[0] if hits else ""
+print("seed shown (base and reference):", p.count(open(seed).read().rstrip("\n")))
+for k in ("title", "description", "rubric"):
+    print(k, "shown:", p.count(plan[k]))
+cand, build, bench = j(c + "candidate.json"), j(c + "build.json"), j(c + "bench.json")
+print("id:", cand["id"])
+print("parents:", json.dumps(cand["parents"]))
+print("plan:", cand["plan"]["index"], cand["plan"]["title"])
+print("model:", cand["model"])
+print("usage:", json.dumps(cand["usage"]))
+print("rejected:", json.dumps("rejected" in cand))
+print("kernel.c is the longest fenced block:", json.dumps(text(c + "kernel.c") == text("code.c")))
+print("build: ok %s, repairs %s" % (json.dumps(build["ok"]), json.dumps("repairs" in build)))
+print("bench: %s correct %s, score %s" % (bench["status"], json.dumps(bench["correct"]),
+                                          json.dumps((bench["score_us"] or 0) > 0)))
+md = text(c + "llm/implement-1.md")
+print("transcript: reply %s, plan %s" % (json.dumps(text("code.c") in md), json.dumps(plan["description"] in md)))
+PY
+}
+
+gen() {
+	make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" "$@"
+}
+
+@test "generation 1 through the LLM: one select, one hypothesize and K implement requests, each with its context" {
+	use real
+	echo '{"base": "g000c0", "reference": "g000c0", "reason": "the only kernel"}' >sel.json
+	serve sel=sel.json@1200/30 hyp=plans.json@2500/900 impl=code.md@3000/1500
+	run -0 gen N=1
+	assert_output --regexp "pop: generations 0\.\.1, 4 kernels, 4 correct; best g00[01]c[0-2] "
+
+	# exactly these requests, in pipeline order, each with the key
+	run llm_log '["method"], e["path"], e["model"], e["auth"]'
+	assert_output - <<-'EOF'
+		["POST", "/v1/chat/completions", "sel", "ok"]
+		["POST", "/v1/chat/completions", "hyp", "ok"]
+		["POST", "/v1/chat/completions", "impl", "ok"]
+		["POST", "/v1/chat/completions", "impl", "ok"]
+		["POST", "/v1/chat/completions", "impl", "ok"]
+	EOF
+	run llm_request 1 '["body"]["messages"][0]["role"]' '["body"]["messages"][1]["role"]' '["body"]["messages"][2:]'
+	assert_output $'system\nuser\n[]'
+
+	# select sees the population (id, score, per-shape times) and the task
+	prompt 1 >select-prompt
+	run cat select-prompt
+	assert_output --partial "$(pop_lines pop/gen-000/c0)"
+	assert_output --partial "$(cat "$KS_ROOT/kernels/sgemm/task.md")"
+	assert_output --partial "this is generation 1"
+	refute_output --partial "{{"
+
+	# hypothesize sees the base code, both knowledge notes and no findings
+	prompt 2 >hyp-prompt
+	assert_equal "$(count hyp-prompt "$SEED")" 1
+	assert_equal "$(count hyp-prompt "$KS_ROOT/prompts/knowledge/experiments.md")" 1
+	assert_equal "$(count hyp-prompt "$KS_ROOT/kernels/sgemm/knowledge/gemm-on-cpu.md")" 1
+	run cat hyp-prompt
+	assert_output --partial "(none yet: this is the first generation)"
+	assert_output --partial "$(pop_lines pop/gen-000/c0)"
+
+	# the plans kept by the rule, and each slot asked with its own plan
+	run jf pop/gen-001/hypotheses.json '["chosen"]' '["base"]' '["model"]' '["usage"]' 'len(d["plans"])' \
+		'len(d["avenues"])' '"fallback" in d'
+	assert_output - <<-'EOF'
+		[1, 0, 2]
+		g000c0
+		hyp
+		{"calls": 1, "cached_calls": 0, "prompt_tokens": 2500, "completion_tokens": 900}
+		5
+		10
+		false
+	EOF
+	run jf pop/gen-001/select.json '["base"]' '["reference"]' '["reason"]' '["model"]' '["usage"]' '"fallback" in d'
+	assert_output - <<-'EOF'
+		g000c0
+		g000c0
+		the only kernel
+		sel
+		{"calls": 1, "cached_calls": 0, "prompt_tokens": 1200, "completion_tokens": 30}
+		false
+	EOF
+	local s plans=(1 0 2) titles=("Loop order ikj" "Wider tiles" "Unroll k")
+	for s in 0 1 2; do
+		run slot_report "$s" "${plans[s]}"
+		assert_output - <<-EOF
+			requests with the plan: 1
+			seed shown (base and reference): 2
+			title shown: 1
+			description shown: 1
+			rubric shown: 1
+			id: g001c$s
+			parents: {"base": "g000c0", "reference": "g000c0"}
+			plan: ${plans[s]} ${titles[s]}
+			model: impl
+			usage: {"calls": 1, "cached_calls": 0, "prompt_tokens": 3000, "completion_tokens": 1500}
+			rejected: false
+			kernel.c is the longest fenced block: true
+			build: ok true, repairs false
+			bench: ok correct true, score true
+			transcript: reply true, plan true
+		EOF
+	done
+	for f in select-1.json select-1.md hypothesize-1.json hypothesize-1.md; do
+		assert_file_exists "pop/gen-001/llm/$f"
+	done
+	run jf pop/gen-001/llm/select-1.json '["stage"]' '["model"]' '["reply"]'
+	assert_output - <<-'EOF'
+		select
+		sel
+		{"base": "g000c0", "reference": "g000c0", "reason": "the only kernel"}
+	EOF
+
+	# the key is written nowhere
+	run grep -rl test-key-123 pop
+	assert_output ""
+	# every JSON file parses (one python3 run for the many of llm/ and llm-cache/)
+	run python3 -c 'import json, pathlib, sys
+for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
+    try:
+        json.load(open(f))
+    except ValueError:
+        print("not valid JSON:", f)' pop
+	assert_output ""
+	assert_no_temp_files pop
+}
+
+@test "generation 2 shows the findings of generation 1 in its hypothesize prompt: plan, expected uplift, measured result" {
+	use real
+	echo '{"base": "g000c0", "reference": "g000c0", "reason": "the only kernel"}' >sel1.json
+	echo '{"base": "g001c0", "reference": "g000c0", "reason": "the new line"}' >sel2.json
+	serve sel=sel1.json,sel2.json hyp=plans.json impl=code.md
+	run -0 gen N=1
+	# generation 2 by hand, as make would: select, hypothesize, one slot
+	run -0 ks-select pop/gen-002
+	run -0 ks-hypothesize pop/gen-002
+	run -0 ks-implement pop/gen-002/c0
+	run llm_log '["model"]'
+	assert_output "$(printf '%s\n' sel hyp impl impl impl sel hyp impl)"
+	assert_equal "$(jget pop/gen-002/select.json '["base"]')" g001c0
+
+	prompt 7 >hyp2-prompt
+	python3 - <<-'PY' >expected
+		import json
+		def load(id, name):
+		    return json.load(open("pop/gen-%s/c%s/%s" % (id[1:4], id[5:], name)))
+		base = load("g000c0", "bench.json")["score_us"]
+		for s in range(3):
+		    c, b = load("g001c%d" % s, "candidate.json"), load("g001c%d" % s, "bench.json")
+		    p = c["plan"]
+		    print('- generation 1, g001c%d from g000c0: "%s" (expected %+.0f%% to %+.0f%%): measured %+.1f%% (%.2f us against %.2f us)'
+		          % (s, p["title"], p["uplift_min"], p["uplift_max"], (base / b["score_us"] - 1) * 100, b["score_us"], base))
+	PY
+	local line
+	run cat hyp2-prompt
+	refute_output --partial "(none yet"
+	while IFS= read -r line; do
+		assert_output --partial "$line"
+	done <expected
+	assert_output --partial '"Loop order ikj" (expected -5% to +40%): measured '
+	# the base of generation 2 is g001c0: its code, not the seed's
+	assert_equal "$(count hyp2-prompt code.c)" 1
+	assert_equal "$(count hyp2-prompt "$SEED")" 0
+	# and implement shows base g001c0 and reference g000c0
+	prompt 8 >impl2-prompt
+	assert_equal "$(count impl2-prompt code.c)" 1
+	assert_equal "$(count impl2-prompt "$SEED")" 1
+}
+
+@test "select: JSON with prose around it, or in a json fence, is accepted" {
+	use three pop1
+	use three pop2
+	printf 'Looking at the scores, g001c0 is the fastest.\n{"base": "g001c0", "reference": "g000c0", "reason": "fastest"}\nGood luck!\n' >prose
+	printf 'My choice (pick {wisely}):\n```json\n{"base": "g000c0", "reference": "g001c0", "reason": "seed as base"}\n```\nThat is {all}.\n' >fenced
+	serve sel=prose,fenced
+	run -0 ks-select pop1/gen-002
+	run -0 ks-select pop2/gen-002
+	assert_equal "$(llm_requests)" 2
+	run jf pop1/gen-002/select.json '["base"]' '["reference"]' '["reason"]' '["model"]' '"fallback" in d'
+	assert_output $'g001c0\ng000c0\nfastest\nsel\nfalse'
+	run jf pop2/gen-002/select.json '["base"]' '["reference"]' '["reason"]' '["model"]' '"fallback" in d'
+	assert_output $'g000c0\ng001c0\nseed as base\nsel\nfalse'
+	# the incorrect kernel is in the population shown, with its status
+	run prompt 1
+	assert_output --partial "- g001c1 (base g000c0, reference g000c0; plan: -): status incorrect"
+}
+
+@test "select: an unknown id is asked again once, with the model's reply and the reason" {
+	use three
+	echo '{"base": "g009c9", "reference": "g000c0", "reason": "made up"}' >bad
+	echo '{"base": "g000c0", "reference": "g001c0", "reason": "second thoughts"}' >good
+	serve sel=bad@100/10,good@200/20
+	run -0 --separate-stderr ks-select pop/gen-002
+	assert_equal "$stderr" ""
+	assert_equal "$(llm_requests)" 2
+	# the same prompt again, then the model's reply, then what was wrong with it
+	assert_equal "$(prompt 2)" "$(prompt 1)"
+	run llm_request 2 '["body"]["messages"].__len__()' '["body"]["messages"][2]["role"]' \
+		'["body"]["messages"][2]["content"]' '["body"]["messages"][3]["role"]' '["body"]["messages"][3]["content"]'
+	assert_line --index 0 4
+	assert_line --index 1 assistant
+	assert_line --index 2 "$(cat bad)"
+	assert_line --index 3 user
+	assert_line --index 4 --partial "\"base\" names 'g009c9', which is not a kernel of the population"
+	run jf pop/gen-002/select.json '["base"]' '["reference"]' '["reason"]' '"fallback" in d' '["usage"]'
+	assert_output - <<-'EOF'
+		g000c0
+		g001c0
+		second thoughts
+		false
+		{"calls": 2, "cached_calls": 0, "prompt_tokens": 300, "completion_tokens": 30}
+	EOF
+	assert_file_exists pop/gen-002/llm/select-1.md
+	assert_file_exists pop/gen-002/llm/select-2.md
+}
+
+@test "select: an incorrect kernel, then a missing field: the offline rule chooses, said in select.json and on stderr" {
+	use three
+	echo '{"base": "g001c1", "reference": "g000c0", "reason": "the incorrect one"}' >incorrect
+	echo 'Sure: {"base": "g001c0", "reason": "no reference"}' >missing
+	serve sel=incorrect,missing
+	run -0 --separate-stderr ks-select pop/gen-002
+	assert_equal "$(llm_requests)" 2
+	run llm_request 2 '["body"]["messages"][3]["content"]'
+	assert_output --partial "\"base\" names 'g001c1', whose status is incorrect, not ok"
+	# the offline rule: the best score as base, the next best as reference
+	run jf pop/gen-002/select.json '["base"]' '["reference"]' '["model"]' '["usage"]["calls"]' '["fallback"]'
+	assert_line --index 0 g001c0
+	assert_line --index 1 g000c0
+	assert_line --index 2 sel
+	assert_line --index 3 2
+	assert_line --index 4 --partial '"reference" is missing'
+	assert_line --index 4 --partial 'offline rule'
+	run jget pop/gen-002/select.json '["reason"]'
+	assert_output --partial "offline rule"
+	# one warning line, naming the generation and what happened
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "expected one line on stderr, got: $stderr"
+	assert_equal "${stderr_lines[0]}" "ks-select: 'pop/gen-002': $(jget pop/gen-002/select.json '["fallback"]')"
+}
+
+@test "select: a reply without its \"reason\" is missing a field: asked again" {
+	use three
+	echo '{"base": "g001c0", "reference": "g000c0"}' >noreason
+	echo '{"base": "g000c0", "reference": "g001c0", "reason": "the seed, for once"}' >good
+	serve sel=noreason,good
+	run -0 ks-select pop/gen-002
+	assert_equal "$(llm_requests)" 2
+	run llm_request 2 '["body"]["messages"][3]["content"]'
+	assert_output --partial '"reason"'
+	run jf pop/gen-002/select.json '["base"]' '["reason"]' '"fallback" in d'
+	assert_output $'g000c0\nthe seed, for once\nfalse'
+}
+
+@test "hypothesize: 9 avenues, 4 plans, uplift_min above uplift_max, innovation 11: each is asked again with the reason" {
+	local case n=0
+	local -A reasons=(
+		[avenues9]='"avenues" holds 9 entries, not 10'
+		[plans4]='"plans" holds 4 plans, not 5'
+		[minmax]='plan 2: uplift_min 20 is above uplift_max 15'
+		[innov11]='plan 4: field "innovation" is not an integer from 1 to 10'
+	)
+	plans_reply avenues9 'd["avenues"].pop()'
+	plans_reply plans4 'd["plans"].pop()'
+	plans_reply minmax 'd["plans"][2]["uplift_min"] = 20'
+	plans_reply innov11 'd["plans"][4]["innovation"] = 11'
+	serve hyp=plans.json
+	for case in avenues9 plans4 minmax innov11; do
+		rm -rf pop
+		use seed
+		reserve hyp=$case,plans.json
+		run -0 --separate-stderr ks-hypothesize pop/gen-001
+		assert_equal "$stderr" ""
+		assert_equal "$(llm_requests)" $((n += 2))
+		run llm_request $n '["model"]' '["body"]["messages"][2]["content"]' '["body"]["messages"][3]["content"]'
+		assert_line --index 0 hyp
+		assert_output --partial "$(cat $case)"
+		assert_output --partial "That reply could not be used: ${reasons[$case]}."
+		run jf pop/gen-001/hypotheses.json '["chosen"]' '["model"]' '["usage"]["calls"]' '"fallback" in d' \
+			'len(d["avenues"])' 'any("changes" in p for p in d["plans"])'
+		assert_output $'[1, 0, 2]\nhyp\n2\nfalse\n10\nfalse'
+	done
+}
+
+@test "hypothesize: two unusable replies fall back to the offline proposer (the seed declares tunables), said so" {
+	use seed
+	echo 'I would rather not.' >prose
+	plans_reply plans4 'd["plans"].pop()'
+	serve hyp=prose,plans4
+	run -0 --separate-stderr ks-hypothesize pop/gen-001
+	assert_equal "$(llm_requests)" 2
+	run llm_request 2 '["body"]["messages"][3]["content"]'
+	assert_output --partial "the reply holds no JSON object"
+	run jf pop/gen-001/hypotheses.json '["fallback"]' 'len(d["plans"])' 'all("changes" in p for p in d["plans"])' \
+		'["chosen"]' '["base"]' '["usage"]["calls"]'
+	assert_line --index 0 --partial '"plans" holds 4 plans, not 5'
+	assert_output --partial $'\n5\ntrue\n[0, 1, 2]\ng000c0\n2'
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "expected one line on stderr, got: $stderr"
+	assert_equal "${stderr_lines[0]}" "ks-hypothesize: 'pop/gen-001': $(jget pop/gen-001/hypotheses.json '["fallback"]'): the offline proposer made the plans"
+}
+
+@test "hypothesize: a base without tunables cannot fall back: exit 1 with one clear line" {
+	use seed
+	sed -i 's|[[:space:]]*/\* ks-tune:.*\*/||' pop/gen-000/c0/kernel.c
+	run grep -c 'ks-tune:' pop/gen-000/c0/kernel.c
+	assert_output 0
+	echo 'no JSON here' >prose
+	serve hyp=prose
+	run -1 --separate-stderr ks-hypothesize pop/gen-001
+	assert_equal "$(llm_requests)" 2
+	assert_file_not_exists pop/gen-001/hypotheses.json
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "expected one line on stderr, got: $stderr"
+	assert_equal "$output" ""
+	[[ ${stderr_lines[0]} == "ks-hypothesize: "*"pop/gen-001"*"the reply holds no JSON object"* ]] ||
+		fail "the line does not name the generation and the reason: $stderr"
+	[[ ${stderr_lines[0]} == *"offline proposer"* ]] || fail "the line does not say why there is no fallback: $stderr"
+}
+
+@test "implement: no code block, asked again, still none: the candidates are rejected and the generation completes" {
+	use real
+	echo '{"base": "g000c0", "reference": "g000c0", "reason": "r"}' >sel.json
+	echo 'I would change the loop order; shall I go on?' >chat
+	serve sel=sel.json hyp=plans.json impl=chat
+	run -0 --separate-stderr gen N=1
+	assert_output --regexp "pop: generations 0\.\.1, 4 kernels, 1 correct; best g000c0 "
+	gen_stderr=$stderr
+	run llm_log '["model"]'
+	assert_output "$(printf '%s\n' sel hyp impl impl impl impl impl impl)"
+	run llm_request 4 '["body"]["messages"][2]["content"]' '["body"]["messages"][3]["content"]'
+	assert_line --index 0 "$(cat chat)"
+	assert_output --partial "That reply could not be used: the reply holds no fenced code block"
+	local s why
+	for s in 0 1 2; do
+		why=$(jget pop/gen-001/c$s/candidate.json '["rejected"]')
+		assert_equal "$why" 'the reply holds no fenced code block (```c ... ```)'
+		assert_equal "$(jget pop/gen-001/c$s/candidate.json '["usage"]["calls"]')" 2
+		assert_file_not_exists pop/gen-001/c$s/kernel.c
+		assert_file_not_exists pop/gen-001/c$s/runner
+		run jf pop/gen-001/c$s/build.json '["ok"]' '["diagnostics"]'
+		assert_line --index 0 false
+		assert_line --index 1 "not built: ks-implement rejected the candidate: $why"
+		run jf pop/gen-001/c$s/bench.json '["status"]' '["correct"]' '["score_us"]' '["message"]'
+		assert_output "$(printf 'rejected\nfalse\nnull\n%s' "$why")"
+		assert_file_exists pop/gen-001/c$s/llm/implement-2.md
+	done
+	[[ $gen_stderr == *"pop/gen-001/c0': candidate rejected: the reply holds no fenced code block"* ]] ||
+		fail "no warning of the rejected candidate on stderr: $stderr"
+}
+
+@test "implement: code without the entry point, twice: rejected with the reason; build and bench record it" {
+	use seed
+	sed 's/^sgemm(int M/matmul(int M/' code.c >noentry.c
+	printf '```c\n%s\n```\n' "$(cat noentry.c)" >noentry
+	serve hyp=plans.json impl=noentry
+	run -0 ks-hypothesize pop/gen-001
+	run -0 --separate-stderr ks-implement pop/gen-001/c0
+	assert_equal "$(llm_requests)" 3
+	run llm_request 3 '["model"]' '["body"]["messages"][3]["content"]'
+	assert_line --index 0 impl
+	assert_line --index 1 --partial "the code does not define the entry point sgemm"
+	run jf pop/gen-001/c0/candidate.json '["rejected"]' '["model"]' '["plan"]["index"]'
+	assert_output $'the code does not define the entry point sgemm\nimpl\n1'
+	assert_file_not_exists pop/gen-001/c0/kernel.c
+	run -0 ks-build pop/gen-001/c0
+	run jf pop/gen-001/c0/build.json '["ok"]' '["diagnostics"]'
+	assert_output $'false\nnot built: ks-implement rejected the candidate: the code does not define the entry point sgemm'
+	run -0 ks-bench pop/gen-001/c0
+	run jf pop/gen-001/c0/bench.json '["status"]' '["message"]'
+	assert_output $'rejected\nthe code does not define the entry point sgemm'
+	# ks-build asked nothing: there is no code to repair
+	assert_equal "$(llm_requests)" 3
+}
+
+@test "build: a kernel that does not compile goes to the model with the diagnostics; the fix is built" {
+	use seed
+	sed 's/^\tint i0;$/\tint i0 = undeclared_thing_xyz;/' code.c >broken.c
+	run grep -c undeclared_thing_xyz broken.c
+	assert_output 1
+	printf '```c\n%s\n```\n' "$(cat broken.c)" >broken
+	printf 'Fixed:\n```c\n%s\n```\n' "$(cat code.c)" >fixed
+	serve hyp=plans.json impl=broken@1000/400,fixed@1500/500
+	run -0 ks-hypothesize pop/gen-001
+	run -0 ks-implement pop/gen-001/c0
+	cmp broken.c pop/gen-001/c0/kernel.c
+	run -0 ks-build pop/gen-001/c0
+	run llm_log '["model"]'
+	assert_output $'hyp\nimpl\nimpl'
+	# the repair request: the broken code and the compiler's error
+	run prompt 3
+	assert_output --partial "$(cat broken.c)"
+	assert_output --regexp "undeclared_thing_xyz.{0,20} undeclared"
+	assert_output --partial "error"
+	run jf pop/gen-001/c0/build.json '["ok"]' 'len(d["repairs"])' '["repairs"][0]["try"]' '["repairs"][0]["ok"]' \
+		'"undeclared_thing_xyz" in d["repairs"][0]["diagnostics"]'
+	assert_output $'true\n1\n1\ntrue\ntrue'
+	cmp code.c pop/gen-001/c0/kernel.c
+	assert_file_executable pop/gen-001/c0/runner
+	run jf pop/gen-001/c0/candidate.json '["usage"]' '["model"]'
+	assert_output $'{"calls": 2, "cached_calls": 0, "prompt_tokens": 2500, "completion_tokens": 900}\nimpl'
+	assert_file_exists pop/gen-001/c0/llm/repair1-1.md
+	run -0 ks-bench pop/gen-001/c0
+	assert_equal "$(jget pop/gen-001/c0/bench.json '["status"]')" ok
+}
+
+@test "build: with KS_REPAIR_TRIES=0 nothing is asked and the candidate is build_failed" {
+	use seed
+	sed 's/^\tint i0;$/\tint i0 = undeclared_thing_xyz;/' code.c >broken.c
+	printf '```c\n%s\n```\n' "$(cat broken.c)" >broken
+	serve hyp=plans.json impl=broken,code.md
+	run -0 ks-hypothesize pop/gen-001
+	run -0 ks-implement pop/gen-001/c0
+	KS_REPAIR_TRIES=0 run -0 ks-build pop/gen-001/c0
+	assert_equal "$(llm_requests)" 2
+	run jf pop/gen-001/c0/build.json '["ok"]' '"repairs" in d' '"undeclared_thing_xyz" in d["diagnostics"]'
+	assert_output $'false\nfalse\ntrue'
+	cmp broken.c pop/gen-001/c0/kernel.c
+	assert_equal "$(jget pop/gen-001/c0/candidate.json '["usage"]["calls"]')" 1
+	run -0 ks-bench pop/gen-001/c0
+	assert_equal "$(jget pop/gen-001/c0/bench.json '["status"]')" build_failed
+}
+
+@test "prompts are read at run time from KS_PROMPTS_DIR: an added line reaches the model, the comment does not" {
+	use three
+	cp -r "$KS_ROOT/prompts" myprompts
+	echo 'Prefer kernels whose name ends in c0.' >>myprompts/select.md
+	echo '{"base": "g001c0", "reference": "g000c0", "reason": "r"}' >sel.json
+	serve sel=sel.json
+	KS_PROMPTS_DIR=$BATS_TEST_TMPDIR/myprompts run -0 ks-select pop/gen-002
+	assert_equal "$(llm_requests)" 1
+	run prompt 1
+	assert_output --partial 'Prefer kernels whose name ends in c0.'
+	refute_output --partial '<!--'
+	refute_output --partial 'Edit freely'
+	assert_output --regexp '^We are optimizing a kernel by evolution; this is generation 2\.'
+	assert_equal "$(jget pop/gen-002/select.json '["base"]')" g001c0
+}
+
+@test "an unknown placeholder in a prompt: one error line naming the template, exit 1, nothing asked" {
+	use three
+	cp -r "$KS_ROOT/prompts" myprompts
+	echo 'And mind {{nonsense}}.' >>myprompts/select.md
+	echo '{"base": "g001c0", "reference": "g000c0", "reason": "r"}' >sel.json
+	serve sel=sel.json
+	KS_PROMPTS_DIR=$BATS_TEST_TMPDIR/myprompts run -1 --separate-stderr ks-select pop/gen-002
+	assert_equal "$(llm_requests)" 0
+	assert_file_not_exists pop/gen-002/select.json
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "expected one line on stderr, got: $stderr"
+	[[ ${stderr_lines[0]} == "ks-select: "*"select.md"*"{{nonsense}}"* ]] ||
+		fail "the line does not name the template and the placeholder: $stderr"
+	# the file named is the one read, not the project's own prompts/select.md
+	assert_equal "${stderr_lines[0]}" "ks-select: '$BATS_TEST_TMPDIR/myprompts/select.md': unknown placeholder {{nonsense}} (known: see the comment at its top)"
+}
+
+@test "a plan of the offline fallback (it has changes) is applied without asking the model" {
+	use seed
+	echo 'no JSON here' >prose
+	serve hyp=prose impl=code.md
+	run -0 ks-hypothesize pop/gen-001
+	assert_equal "$(llm_requests)" 2
+	run -0 jf pop/gen-001/hypotheses.json '"fallback" in d' '["model"]'
+	assert_output $'true\nhyp'
+	local s changes
+	for s in 0 1 2; do
+		run -0 ks-implement pop/gen-001/c$s
+		changes=$(jget pop/gen-001/c$s/candidate.json '["plan"]["changes"]')
+		run jf pop/gen-001/c$s/candidate.json '["model"]' '"rejected" in d' '"changes" in d["plan"]'
+		assert_output $'offline\nfalse\ntrue'
+		# exactly the #define lines of the changes differ from the base
+		run diff pop/gen-000/c0/kernel.c pop/gen-001/c$s/kernel.c
+		assert_output --regexp "^[0-9]+c[0-9]+"
+		python3 - pop/gen-000/c0/kernel.c pop/gen-001/c$s/kernel.c "$changes" <<-'PY' || fail "slot $s: kernel.c is not the base with $changes"
+			import json, re, sys
+			base, new, changes = open(sys.argv[1]).read(), open(sys.argv[2]).read(), json.loads(sys.argv[3])
+			for name, value in changes.items():
+			    base = re.sub(r"(?m)^(#define %s\s+)-?\d+" % name, r"\g<1>%d" % value, base)
+			sys.exit(base != new)
+		PY
+	done
+	assert_equal "$(llm_requests)" 2
+	# the build asks nothing either (offline code is not repaired)
+	run -0 ks-build pop/gen-001/c0
+	assert_equal "$(llm_requests)" 2
+	assert_equal "$(jget pop/gen-001/c0/build.json '["ok"]')" true
+}
