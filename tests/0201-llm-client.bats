@@ -439,7 +439,7 @@ EOF
 	llm_server_start "$(steps '{"content": "'"$PICK"'", "finish": "length"}')"
 	KS_LLM_MAX_TOKENS=50 run -0 ks-select pop/gen-001
 	local why="the model's replies could not be used (the reply was cut off at the token limit (KS_LLM_MAX_TOKENS=50)): the offline rule chose"
-	assert_output "ks-select: pop/gen-001: $why"
+	assert_output "ks-select: 'pop/gen-001': $why"
 	assert_equal "$(llm_requests)" 2
 	run -0 jf pop/gen-001/select.json '["base"]' '["reference"]' '["fallback"]' '["usage"]["calls"]'
 	assert_output $'g000c1\ng000c0\n'"$why"$'\n2'

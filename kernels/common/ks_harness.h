@@ -18,6 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* the harness is C; a problem's harness or timer may be CUDA C++ */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define KS_MAX_DIMS	8	/* most integers one shape may have */
 
 /* The outcome of comparing an output with the reference. */
@@ -94,5 +99,9 @@ void ks_fill_uniform_f32(float *x, size_t n, uint64_t seed, float lo,
  */
 void ks_check_f32(const float *got, const float *want, size_t n,
     double rtol, double atol, struct ks_check *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
