@@ -289,7 +289,12 @@ run_harness(struct bench *b)
 	o.result_fd = 3;
 	o.result_path = json;
 	o.timeout_s = b->timeout_s;
-	o.mem_mb = b->mem_mb;
+	/*
+	 * The address-space limit holds memory to account on the CPU; a GPU
+	 * runtime reserves terabytes of virtual addresses for unified memory
+	 * and cannot even start under it, so GPU targets go without.
+	 */
+	o.mem_mb = strcmp(b->target->device, "cpu") == 0 ? b->mem_mb : 0;
 	o.cpu_s = (long)(b->timeout_s * 4) + 10;
 	/* Timings on one device never overlap, even under make -j. */
 	if (ks_lock_wait(lock) == 0 && ks_proc_run(argv, &o, &pr) == 0)
