@@ -106,6 +106,17 @@ set_if(cJSON *k, const char *key, long v)
 		ks_json_set_num(k, key, (double)v);
 }
 
+static int
+is_harness_kernel(const char *name)
+{
+	if (strncmp(name, "_Z", 2) == 0) {
+		name += 2;
+		while (isdigit((unsigned char)*name))
+			name++;
+	}
+	return strncmp(name, "ks_", 3) == 0;
+}
+
 /*
  * ptxas -v, per kernel:
  *   ptxas info    : Compiling entry function '_Z4rmsPKf' for 'sm_90a'
@@ -121,6 +132,11 @@ parse_ptxas(const char *line, cJSON *kernels, cJSON **cur)
 	if ((q = strstr(line, "Compiling entry function '"))) {
 		const char *name = q + 26, *end = strchr(name, '\'');
 
+		/* The harness's own kernels (ks_..., mangled _Z<n>ks_...) are not the candidate's. */
+		if (is_harness_kernel(name)) {
+			*cur = NULL;
+			return;
+		}
 		*cur = cJSON_CreateObject();
 		char *n = ks_easprintf("%.*s", end ? (int)(end - name) : (int)strlen(name), name);
 		cJSON_AddStringToObject(*cur, "name", n);

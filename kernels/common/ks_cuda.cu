@@ -1,0 +1,297 @@
+/*
+ * ks_cuda.cu: the GPU timer and the checked CUDA runtime calls of
+ * ks_cuda.h.
+ *
+ * One timed call runs, in order on the legacy default stream:
+ *
+ *	memset of 2x the L2	the candidate finds nothing of its own
+ *				data in the L2, as in a model where other
+ *				layers ran in between
+ *	cudaDeviceSynchronize	device-wide: a kernel on a non-blocking
+ *				stream of its own cannot run alongside the
+ *				flush, before the start event
+ *	start event
+ *	run(state)		launches on the default stream or any other
+ *	cudaDeviceSynchronize	device-wide: nor can it finish after the
+ *				end event
+ *	end event, waited for
+ *
+ * So each time also holds the launch of the first kernel (the device
+ * is idle at the start event) and the host's wake-up and the round
+ * trip of one event record at the end: about ten microseconds on an
+ * H200, which a memory-bound kernel of tens of microseconds cannot
+ * ignore.  That floor is measured once and subtracted from every time:
+ * the median time of a call that launches one empty kernel, less the
+ * median time the device itself takes for that kernel (measured with
+ * the events queued around it, where no host latency falls between
+ * them).  What remains is close to the device time of the candidate's
+ * kernels, as events queued around them would show, but nothing it
+ * launches can escape.  The JSON's "timer" text gives the numbers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks_cuda.h"
+
+#define FLUSH_L2S	2	/* the flush writes this many L2s */
+#define FLOOR_WARMUP	10	/* empty calls before the floor is measured */
+#define FLOOR_CALLS	101	/* empty calls timed, each way */
+#define TEXT_MAX	1024
+
+/* what the timer holds once the device is first timed */
+static struct {
+	int ready;
+	void *flush;
+	size_t flush_bytes;
+	unsigned flushes;		/* varies the flush's byte */
+	cudaEvent_t start, end;
+	double call_s, kernel_s;	/* the empty kernel: a call, its own */
+	double floor_s;			/* subtracted from each time */
+} T;
+
+/*
+ * The JSON's "timer".  ks_cuda_timer must be a constant the C harness
+ * can point to before main runs, so its description is this buffer,
+ * rewritten with the measured facts once the timer is set up.
+ */
+char ks_cuda_timer_text[TEXT_MAX] =
+    "CUDA events around each call after a flush of the L2, on an idle "
+    "device, the end event recorded after cudaDeviceSynchronize (no "
+    "call was timed)";
+
+const struct ks_timer ks_cuda_timer = {
+	ks_cuda_timer_text,	/* description */
+	ks_cuda_time_call,	/* time_call */
+};
+
+void
+ks_cuda_check(cudaError_t err, const char *what)
+{
+	if (err == cudaSuccess)
+		return;
+	fprintf(stderr, "runner: %s: %s\n", what, cudaGetErrorString(err));
+	exit(1);
+}
+
+void
+ks_cuda_sync(const char *what)
+{
+	ks_cuda_check(cudaGetLastError(), what);
+	ks_cuda_check(cudaDeviceSynchronize(), what);
+}
+
+void *
+ks_cuda_malloc(size_t bytes, const char *what)
+{
+	cudaError_t err;
+	void *p = NULL;
+
+	err = cudaMalloc(&p, bytes ? bytes : 1);
+	if (err == cudaErrorMemoryAllocation) {
+		/* not sticky: clear it so the next check does not see it */
+		(void)cudaGetLastError();
+		return NULL;
+	}
+	ks_cuda_check(err, what);
+	return p;
+}
+
+void
+ks_cuda_free(void *dev)
+{
+	ks_cuda_check(cudaFree(dev), "cudaFree");
+}
+
+void
+ks_cuda_upload(void *dev, const void *host, size_t bytes, const char *what)
+{
+	ks_cuda_check(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice),
+	    what);
+}
+
+void
+ks_cuda_download(void *host, const void *dev, size_t bytes, const char *what)
+{
+	/* a fault of the kernel before is reported as such, not as a copy */
+	ks_cuda_sync(what);
+	ks_cuda_check(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost),
+	    what);
+}
+
+void
+ks_cuda_fill(void *dev, int value, size_t bytes, const char *what)
+{
+	ks_cuda_check(cudaMemsetAsync(dev, value, bytes, cudaStreamLegacy),
+	    what);
+}
+
+const char *
+ks_cuda_device_name(void)
+{
+	static char name[sizeof(((struct cudaDeviceProp *)0)->name) + 1];
+	struct cudaDeviceProp prop;
+	int dev;
+
+	if (name[0] == '\0') {
+		ks_cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
+		ks_cuda_check(cudaGetDeviceProperties(&prop, dev),
+		    "cudaGetDeviceProperties");
+		snprintf(name, sizeof(name), "%s", prop.name);
+	}
+	return name;
+}
+
+static int
+device_attribute(enum cudaDeviceAttr attr, const char *what)
+{
+	int dev, v;
+
+	ks_cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
+	ks_cuda_check(cudaDeviceGetAttribute(&v, attr, dev), what);
+	return v;
+}
+
+/* one call, timed from the start event to the end event; no floor */
+static double
+time_raw(void (*run)(void *), void *state)
+{
+	float ms;
+
+	/*
+	 * A different byte each time, so that no layer below could skip
+	 * writing what is already there.
+	 */
+	ks_cuda_fill(T.flush, (int)(T.flushes++ & 0xff), T.flush_bytes,
+	    "L2 flush");
+	ks_cuda_sync("L2 flush");
+	ks_cuda_check(cudaEventRecord(T.start, cudaStreamLegacy),
+	    "start event");
+	run(state);
+	ks_cuda_sync("timed call");
+	ks_cuda_check(cudaEventRecord(T.end, cudaStreamLegacy), "end event");
+	ks_cuda_check(cudaEventSynchronize(T.end), "end event");
+	ks_cuda_check(cudaEventElapsedTime(&ms, T.start, T.end),
+	    "cudaEventElapsedTime");
+	return ms * 1e-3;
+}
+
+static __global__ void
+ks_cuda_empty(void)
+{
+}
+
+/* the least a call can do: launch one kernel, which does nothing */
+static void
+run_empty(void *state)
+{
+	(void)state;
+	ks_cuda_empty<<<1, 1, 0, cudaStreamLegacy>>>();
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The device's own time for an empty kernel: flush, start event,
+ * kernel and end event are all queued before the device gets to the
+ * start event, so nothing of the host falls between the events.
+ */
+static double
+time_empty_queued(void)
+{
+	float ms;
+
+	ks_cuda_fill(T.flush, (int)(T.flushes++ & 0xff), T.flush_bytes,
+	    "L2 flush");
+	ks_cuda_check(cudaEventRecord(T.start, cudaStreamLegacy),
+	    "start event");
+	run_empty(NULL);
+	ks_cuda_check(cudaEventRecord(T.end, cudaStreamLegacy), "end event");
+	ks_cuda_sync("empty kernel");
+	ks_cuda_check(cudaEventElapsedTime(&ms, T.start, T.end),
+	    "cudaEventElapsedTime");
+	return ms * 1e-3;
+}
+
+static double
+median(double *t, int n)
+{
+	qsort(t, n, sizeof(t[0]), cmp_double);
+	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/* the host's share of a timed call, from calls of an empty kernel */
+static void
+measure_floor(void)
+{
+	double call[FLOOR_CALLS], kernel[FLOOR_CALLS];
+	int i;
+
+	for (i = 0; i < FLOOR_WARMUP; i++) {
+		time_raw(run_empty, NULL);
+		time_empty_queued();
+	}
+	/* interleaved, so that both see the same state of the machine */
+	for (i = 0; i < FLOOR_CALLS; i++) {
+		call[i] = time_raw(run_empty, NULL);
+		kernel[i] = time_empty_queued();
+	}
+	T.call_s = median(call, FLOOR_CALLS);
+	T.kernel_s = median(kernel, FLOOR_CALLS);
+	T.floor_s = T.call_s > T.kernel_s ? T.call_s - T.kernel_s : 0;
+}
+
+static void
+describe_timer(int l2_bytes, int sms)
+{
+	snprintf(ks_cuda_timer_text, TEXT_MAX,
+	    "CUDA events on %s (%d SMs, L2 %.1f MiB): before each call a "
+	    "cudaMemsetAsync of %.1f MiB flushes the L2; the start event is "
+	    "recorded on an idle device and the end event after "
+	    "cudaDeviceSynchronize, so work on any stream counts; the "
+	    "host's share of a call, %.2f us (the median call of an empty "
+	    "kernel, %.2f us, less the kernel's own %.2f us), is "
+	    "subtracted from each time; time_us = mean of the timed runs "
+	    "after warm-up, repeated until the standard error is under 1%% "
+	    "of the mean or the time cap",
+	    ks_cuda_device_name(), sms, l2_bytes / 1048576.0,
+	    T.flush_bytes / 1048576.0, T.floor_s * 1e6, T.call_s * 1e6,
+	    T.kernel_s * 1e6);
+}
+
+/* allocated on first use: a problem that never times pays nothing */
+static void
+timer_setup(void)
+{
+	int l2, sms;
+
+	l2 = device_attribute(cudaDevAttrL2CacheSize, "L2 size");
+	sms = device_attribute(cudaDevAttrMultiProcessorCount, "SM count");
+	/* a device without an L2 still gets a flush of some size */
+	T.flush_bytes = (size_t)FLUSH_L2S * (size_t)(l2 > 0 ? l2 : 1 << 20);
+	if ((T.flush = ks_cuda_malloc(T.flush_bytes, "L2 flush")) == NULL)
+		ks_cuda_check(cudaErrorMemoryAllocation, "L2 flush buffer");
+	ks_cuda_check(cudaEventCreate(&T.start), "cudaEventCreate");
+	ks_cuda_check(cudaEventCreate(&T.end), "cudaEventCreate");
+	T.ready = 1;
+	measure_floor();
+	describe_timer(l2, sms);
+}
+
+double
+ks_cuda_time_call(void (*run)(void *), void *state)
+{
+	double t;
+
+	if (!T.ready)
+		timer_setup();
+	t = time_raw(run, state) - T.floor_s;
+	/* a call as short as the floor is within its noise of zero */
+	return t > 0 ? t : 0;
+}
