@@ -66,18 +66,30 @@ argv_free(char **argv)
 	free(argv);
 }
 
-/* The first line of "cc --version", which names the compiler and its version. */
+/*
+ * What "cc --version" says of the compiler: the first line naming a
+ * version or release (nvcc's first line names only the driver), else
+ * the first line.
+ */
 static char *
 compiler_version(const char *cc)
 {
 	char *argv[] = { (char *)cc, "--version", NULL };
-	char *text = ks_proc_capture(argv, 30), *nl;
+	char *text = ks_proc_capture(argv, 30), *line, *save = NULL, *pick = NULL, *out;
 
 	if (!text)
 		return NULL;
-	if ((nl = strchr(text, '\n')))
-		*nl = '\0';
-	return text;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!pick)
+			pick = line;
+		if (strcasestr(line, "version") || strcasestr(line, "release")) {
+			pick = line;
+			break;
+		}
+	}
+	out = ks_estrdup(pick ? pick : "");
+	free(text);
+	return out;
 }
 
 static double

@@ -1,0 +1,83 @@
+#!/usr/bin/env bats
+# Target cuda on a machine without a GPU: built with nvcc, the ptxas
+# report recorded, and the bench waiting for a device (no_device).
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+setup_file() {
+	command -v nvcc >/dev/null || command -v /usr/local/cuda/bin/nvcc >/dev/null || return 0
+	export PATH="$PATH:/usr/local/cuda/bin"
+	cd "$BATS_FILE_TMPDIR"
+	ks-init -p rmsnorm -t cuda -k 1 pop
+	ks-implement pop/gen-000/c0
+	ks-build pop/gen-000/c0
+}
+
+setup() {
+	export PATH="$PATH:/usr/local/cuda/bin"
+	command -v nvcc >/dev/null || skip "nvcc is not installed: the cuda target cannot build here"
+	cd "$BATS_TEST_TMPDIR"
+	cp -a "$BATS_FILE_TMPDIR/pop" pop
+}
+
+@test "ks-build compiles a cuda candidate with nvcc for sm_90a" {
+	run -0 jget pop/gen-000/c0/build.json '["ok"]'
+	assert_output true
+	assert_file_exists pop/gen-000/c0/runner
+	assert_file_exists pop/gen-000/c0/kernel.cu
+	run -0 jget pop/gen-000/c0/build.json '["command"]'
+	assert_output --regexp '^nvcc -std=c\+\+17 -O3 -Xptxas -v -Xcompiler -Wall -arch=sm_90a '
+	assert_output --partial "/kernels/common/ks_cuda.cu "
+	run -0 jget pop/gen-000/c0/build.json '["compiler"]'
+	assert_output --regexp '^Cuda compilation tools, release [0-9]+\.[0-9]+'
+	run -0 jget pop/gen-000/c0/build.json '["diagnostics"]'
+	assert_output --partial "ptxas info    : Used 28 registers"
+}
+
+@test "build.json holds ptxas's report of the candidate's kernels, not the harness's" {
+	run -0 jget pop/gen-000/c0/build.json '["resources"]["kernels"]'
+	assert_output '[{"name": "_Z12rmsnorm_rowsiPK13__nv_bfloat16S1_PS_f", "stack_bytes": 0, "spill_store_bytes": 0, "spill_load_bytes": 0, "registers": 28, "barriers": 1, "smem_bytes": 1024}]'
+}
+
+@test "KS_GPU_ARCH picks another architecture" {
+	rm pop/gen-000/c0/build.json
+	KS_GPU_ARCH=sm_80 run -0 ks-build pop/gen-000/c0
+	run -0 jget pop/gen-000/c0/build.json '["command"]'
+	assert_output --partial " -arch=sm_80 "
+}
+
+@test "without a GPU ks-bench records no_device, and selection ignores the kernel" {
+	[ ! -e /dev/nvidiactl ] || skip "this machine has an NVIDIA GPU"
+	run -0 ks-bench pop/gen-000/c0
+	assert_equal "$(jget pop/gen-000/c0/bench.json '["status"]')" no_device
+	assert_equal "$(jget pop/gen-000/c0/bench.json '["score_us"]')" null
+	run -0 jget pop/gen-000/c0/bench.json '["message"]'
+	assert_output "no nvidia device on this machine for target cuda: bench it where there is one"
+	run -1 ks-select pop/gen-001
+	assert_output "ks-select: no correct kernel before generation 1 in 'pop' to select from"
+}
+
+@test "a ptxas report with stack and spills is read field by field; the harness's kernels are left out" {
+	mkdir bin
+	cat >bin/nvcc <<'SH'
+#!/bin/sh
+# a stand-in for nvcc: prints a ptxas report with two kernels, writes the output file
+while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+cat >&2 <<'R'
+ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function '_Z3fooPf' for 'sm_90a'
+ptxas info    : Function properties for _Z3fooPf
+    16 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads
+ptxas info    : Used 255 registers, used 1 barriers, 49152 bytes smem
+ptxas info    : Compiling entry function '_Z13ks_cuda_emptyv' for 'sm_90a'
+ptxas info    : Used 4 registers, used 0 barriers
+R
+echo '#!/bin/sh' >"$out"; chmod +x "$out"
+SH
+	chmod +x bin/nvcc
+	rm pop/gen-000/c0/build.json
+	KS_NVCC=$PWD/bin/nvcc run -0 ks-build pop/gen-000/c0
+	run -0 jget pop/gen-000/c0/build.json '["resources"]["kernels"]'
+	assert_output '[{"name": "_Z3fooPf", "stack_bytes": 16, "spill_store_bytes": 8, "spill_load_bytes": 4, "registers": 255, "barriers": 1, "smem_bytes": 49152}]'
+}
