@@ -41,19 +41,6 @@ use() {
 	cp -r "$BATS_FILE_TMPDIR/$1" pop
 }
 
-# jf FILE EXPR...: the value of each expression on its own line, as jget
-# prints it, from one python3 run (each run costs a tenth of a second).
-# An EXPR starting with [ or . applies to the document, others see it as d.
-jf() {
-	python3 - "$@" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for e in sys.argv[2:]:
-    v = eval("d" + e if e[:1] in "[." else e)
-    print(v if isinstance(v, str) else json.dumps(v))
-PY
-}
-
 # plans FILE: one line per plan: title | innovation | uplift_min | uplift_max | changes
 plans() {
 	jf "$1" '"\n".join("%s | %s | %s | %s | %s" % (p["title"], p["innovation"], p["uplift_min"], p["uplift_max"], json.dumps(p["changes"])) for p in d["plans"])'

@@ -34,19 +34,6 @@ use() {
 	cp -r "$BATS_FILE_TMPDIR/$1" pop
 }
 
-# jf FILE EXPR...: the value of each expression on its own line, as jget
-# prints it, from one python3 run (each run costs a tenth of a second).
-# An EXPR starting with [ or . applies to the document, others see it as d.
-jf() {
-	python3 - "$@" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for e in sys.argv[2:]:
-    v = eval("d" + e if e[:1] in "[." else e)
-    print(v if isinstance(v, str) else json.dumps(v))
-PY
-}
-
 # edit FILE STATEMENT: runs a python3 statement on the JSON document d of
 # FILE and writes it back, e.g. edit h.json 'd["chosen"] = [1]'.
 edit() {

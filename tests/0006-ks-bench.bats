@@ -124,19 +124,6 @@ use() {
 	cp -r "$BATS_FILE_TMPDIR/$1" pop
 }
 
-# jf FILE EXPR...: the value of each expression on its own line, as jget
-# prints it, from one python3 run (each run costs a tenth of a second).
-# An EXPR starting with [ or . applies to the document, others see it as d.
-jf() {
-	python3 - "$@" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for e in sys.argv[2:]:
-    v = eval("d" + e if e[:1] in "[." else e)
-    print(v if isinstance(v, str) else json.dumps(v))
-PY
-}
-
 # assert_failed FILE STATUS: a bench.json of a kernel that is not ok:
 # its status, not correct, no results, no score, no timer.
 assert_failed() {

@@ -43,19 +43,6 @@ steps() {
 	printf '{"*": [%s]}' "$*"
 }
 
-# jf FILE EXPR...: fields of a JSON file, one a line, from one python3
-# run; strings raw, other values as JSON.  An EXPR starting with [ or .
-# applies to the document, others see it as d.
-jf() {
-	python3 - "$@" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for e in sys.argv[2:]:
-    v = eval("d" + e if e[:1] in "[." else e)
-    print(v if isinstance(v, str) else json.dumps(v))
-PY
-}
-
 # ledger EXPR: that field of every line of pop/llm-usage.jsonl (d in EXPR).
 ledger() {
 	python3 - pop/llm-usage.jsonl "$1" <<'PY'

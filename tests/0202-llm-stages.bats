@@ -123,19 +123,6 @@ count() {
 	python3 -c 'import sys; print(open(sys.argv[1]).read().count(open(sys.argv[2]).read().rstrip("\n")))' "$1" "$2"
 }
 
-# jf FILE EXPR...: the value of each expression on its own line, as jget
-# prints it, from one python3 run.  An EXPR starting with [ applies to
-# the document, others see it as d.
-jf() {
-	python3 - "$@" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for e in sys.argv[2:]:
-    v = eval("d" + e if e[:1] == "[" else e)
-    print(v if isinstance(v, str) else json.dumps(v))
-PY
-}
-
 # pop_lines DIR: how the population list of a prompt shows a benched
 # kernel: its line with the score and its line of per-shape times.
 pop_lines() {
