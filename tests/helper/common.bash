@@ -76,6 +76,14 @@ PY
 jf() {
 	python3 - "$@" <<'PY'
 import json, sys
+def rule(plans, k=3):
+    """DESIGN.md's choice: most innovative, highest max, highest min uplift; distinct, ties to the lower index."""
+    chosen = []
+    for pick in range(k):
+        key = ("innovation", "uplift_max", "uplift_min")[pick % 3]
+        free = [i for i in range(len(plans)) if i not in chosen]
+        chosen.append(max(free, key=lambda i: (plans[i][key], -i)))
+    return chosen
 d = json.load(open(sys.argv[1]))
 for e in sys.argv[2:]:
     v = eval("d" + e if e[:1] in "[." else e)
