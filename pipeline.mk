@@ -24,7 +24,7 @@ KS_BIN ?= tools
 .SUFFIXES:
 .PHONY: ks-pipeline
 
-ifneq ($(filter generation ks-pipeline,$(MAKECMDGOALS)),)
+ifneq ($(filter generation ks-locked ks-pipeline,$(MAKECMDGOALS)),)
 ifeq ($(strip $(N)),)
 $(error N is not set: say which generation to make, e.g. make generation N=5)
 endif
@@ -75,10 +75,19 @@ $(ks_cands:=/build.json): %/build.json: %/candidate.json
 $(ks_cands:=/bench.json): %/bench.json: %/build.json
 	$(KS_BIN)/ks-bench -o $@ $*
 
-# The entry point: check (or create) run.json, then run what is missing,
-# or say that nothing is.
+# The entry point: check (or create) run.json, then, holding POP/.lock so
+# that a second make on the same POP stops with a clear message instead of
+# racing the first, run what is missing or say that nothing is.
 generation: tools
 	@$(KS_BIN)/ks-init -p '$(PROBLEM)' -t '$(TARGET)' -k '$(K)' '$(POP)'
+	@flock -n -E 75 '$(POP)/.lock' $(MAKE) --no-print-directory ks-locked; rc=$$?; \
+	if [ $$rc -eq 75 ]; then \
+		echo "ks: another make is running on $(POP) (it holds '$(POP)/.lock'): let it finish, or stop it first" >&2; \
+	fi; \
+	exit $$rc
+
+.PHONY: ks-locked
+ks-locked:
 	@if $(MAKE) --no-print-directory -q ks-pipeline 2>/dev/null; then \
 		echo "ks: generations 0..$(N) of $(POP) are complete: nothing to do"; \
 	else \

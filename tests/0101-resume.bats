@@ -89,3 +89,14 @@ assert_complete() {
 	run -0 gen N=0
 	assert_equal "$(jget pop/gen-000/c0/bench.json '["status"]')" ok
 }
+
+@test "a second make on the same POP is refused while the first runs, and loses nothing" {
+	start_gen N=1
+	wait_for pop/gen-000/c0/candidate.json
+	run -2 make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" N=1
+	assert_line "ks: another make is running on $BATS_TEST_TMPDIR/pop (it holds '$BATS_TEST_TMPDIR/pop/.lock'): let it finish, or stop it first"
+	wait "$pid"
+	assert_complete
+	run -0 make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" N=1
+	assert_line "ks: generations 0..1 of $BATS_TEST_TMPDIR/pop are complete: nothing to do"
+}
