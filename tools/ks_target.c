@@ -22,10 +22,19 @@ static const char *const cuda_flags[] = {
 static const char *const cuda_common[] = { "ks_harness.c", "ks_cuda.cu", NULL };
 static const char *const no_libs[] = { NULL };
 
+/* -Rpass-analysis=kernel-resource-usage reports SGPRs, VGPRs, AGPRs, spills, LDS, occupancy. */
+static const char *const hip_amd_flags[] = {
+	"-O3", "-Rpass-analysis=kernel-resource-usage", "-Wall", NULL
+};
+static const char *const hip_common[] = { "ks_harness.hip", NULL };
+
 static const struct ks_target targets[] = {
 	{ "cpu", "c", "cc", "KS_CC", cpu_flags, NULL, NULL, cpu_common, cpu_libs, "cpu", KS_RES_NONE },
 	{ "cuda", "cu", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", cuda_common, no_libs, "nvidia",
 	    KS_RES_PTXAS },
+	/* MI300X is gfx942; Debian 12's hipcc 5.2 knows gfx940 but not gfx942 (KS_GPU_ARCH=gfx940). */
+	{ "hip-amd", "hip", "hipcc", "KS_HIPCC", hip_amd_flags, "--offload-arch=%s", "gfx942", hip_common, no_libs,
+	    "amd", KS_RES_AMDGPU },
 };
 
 const struct ks_target *

@@ -333,8 +333,8 @@ parse_args(struct opts *o, int argc, char **argv)
 	o->time_cap = 2.0;
 	o->min_runs = 5;
 	o->json_fd = 1;
-	o->tests = xcalloc(argc, sizeof(*o->tests));
-	o->benches = xcalloc(argc, sizeof(*o->benches));
+	o->tests = (struct shape *)xcalloc(argc, sizeof(*o->tests));
+	o->benches = (struct shape *)xcalloc(argc, sizeof(*o->benches));
 	o->ntests = o->nbenches = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -507,7 +507,7 @@ time_runs(const struct opts *o, void *st, double **tp)
 		dt = tm->time_call(P->run, st);
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
-			if ((nt = realloc(t, cap * sizeof(*t))) == NULL)
+			if ((nt = (double *)realloc(t, cap * sizeof(*t))) == NULL)
 				die(1, "out of memory");
 			t = nt;
 		}
@@ -698,8 +698,8 @@ main(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	r.correct = 1;
-	r.tests = xcalloc(o.ntests, sizeof(*r.tests));
-	r.benches = xcalloc(o.nbenches, sizeof(*r.benches));
+	r.tests = (struct test_rec *)xcalloc(o.ntests, sizeof(*r.tests));
+	r.benches = (struct bench_rec *)xcalloc(o.nbenches, sizeof(*r.benches));
 	for (i = 0; r.correct && i < o.ntests; i++)
 		r.correct = do_test(&o, &o.tests[i], &r);
 	for (i = 0; r.correct && i < o.nbenches; i++)
