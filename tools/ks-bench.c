@@ -70,14 +70,6 @@ load_settings(struct bench *b)
 }
 
 static void
-argv_add(char ***argv, size_t *n, char *s)
-{
-	*argv = ks_erealloc(*argv, (*n + 2) * sizeof **argv);
-	(*argv)[(*n)++] = s;
-	(*argv)[*n] = NULL;
-}
-
-static void
 add_shapes(char ***argv, size_t *n, const struct ks_problem *p, const cJSON *shapes, const char *flag)
 {
 	const cJSON *s;
@@ -86,11 +78,11 @@ add_shapes(char ***argv, size_t *n, const struct ks_problem *p, const cJSON *sha
 		char *name = ks_shape_name(s, p->dims);
 		long seed;
 
-		argv_add(argv, n, ks_estrdup(flag));
+		ks_argv_add(argv, n, ks_estrdup(flag));
 		if (ks_json_int(s, "seed", NULL, 0, 1L << 62, &seed) == 0)
-			argv_add(argv, n, ks_easprintf("%s@%ld", name, seed));
+			ks_argv_add(argv, n, ks_easprintf("%s@%ld", name, seed));
 		else
-			argv_add(argv, n, ks_estrdup(name));
+			ks_argv_add(argv, n, ks_estrdup(name));
 		free(name);
 	}
 }
@@ -107,19 +99,19 @@ runner_argv(const struct bench *b)
 	ks_json_num(tol, "rtol", NULL, &rtol);
 	ks_json_num(tol, "atol", NULL, &atol);
 	ks_json_int(b->prob.json, "seed", NULL, 0, 1L << 62, &seed);
-	argv_add(&argv, &n, ks_easprintf("%s/runner", b->dir));
-	argv_add(&argv, &n, ks_estrdup("--json-fd"));
-	argv_add(&argv, &n, ks_estrdup("3"));
-	argv_add(&argv, &n, ks_estrdup("--seed"));
-	argv_add(&argv, &n, ks_easprintf("%ld", seed));
-	argv_add(&argv, &n, ks_estrdup("--rtol"));
-	argv_add(&argv, &n, ks_easprintf("%.17g", rtol));
-	argv_add(&argv, &n, ks_estrdup("--atol"));
-	argv_add(&argv, &n, ks_easprintf("%.17g", atol));
-	argv_add(&argv, &n, ks_estrdup("--time-cap"));
-	argv_add(&argv, &n, ks_easprintf("%.17g", b->time_cap_s));
-	argv_add(&argv, &n, ks_estrdup("--min-runs"));
-	argv_add(&argv, &n, ks_easprintf("%ld", b->min_runs));
+	ks_argv_add(&argv, &n, ks_easprintf("%s/runner", b->dir));
+	ks_argv_add(&argv, &n, ks_estrdup("--json-fd"));
+	ks_argv_add(&argv, &n, ks_estrdup("3"));
+	ks_argv_add(&argv, &n, ks_estrdup("--seed"));
+	ks_argv_add(&argv, &n, ks_easprintf("%ld", seed));
+	ks_argv_add(&argv, &n, ks_estrdup("--rtol"));
+	ks_argv_add(&argv, &n, ks_easprintf("%.17g", rtol));
+	ks_argv_add(&argv, &n, ks_estrdup("--atol"));
+	ks_argv_add(&argv, &n, ks_easprintf("%.17g", atol));
+	ks_argv_add(&argv, &n, ks_estrdup("--time-cap"));
+	ks_argv_add(&argv, &n, ks_easprintf("%.17g", b->time_cap_s));
+	ks_argv_add(&argv, &n, ks_estrdup("--min-runs"));
+	ks_argv_add(&argv, &n, ks_easprintf("%ld", b->min_runs));
 	add_shapes(&argv, &n, &b->prob, b->prob.test_shapes, "--test");
 	add_shapes(&argv, &n, &b->prob, b->prob.bench_shapes, "--bench");
 	return argv;

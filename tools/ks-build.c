@@ -21,14 +21,6 @@ struct build {
 	char *kernel, *runner, *log;
 };
 
-static void
-argv_add(char ***argv, size_t *n, char *s)
-{
-	*argv = ks_erealloc(*argv, (*n + 2) * sizeof **argv);
-	(*argv)[(*n)++] = s;
-	(*argv)[*n] = NULL;
-}
-
 /* The compiler's command line: flags of the target, then the sources. */
 static char **
 build_argv(struct build *b)
@@ -37,23 +29,23 @@ build_argv(struct build *b)
 	const cJSON *src;
 	size_t n = 0;
 
-	argv_add(&argv, &n, ks_estrdup(ks_target_compiler(b->target)));
+	ks_argv_add(&argv, &n, ks_estrdup(ks_target_compiler(b->target)));
 	for (const char *const *f = b->target->flags; *f; f++)
-		argv_add(&argv, &n, ks_estrdup(*f));
+		ks_argv_add(&argv, &n, ks_estrdup(*f));
 	if (arch)
-		argv_add(&argv, &n, arch);
-	argv_add(&argv, &n, ks_easprintf("-I%s/common", kdir));
-	argv_add(&argv, &n, ks_easprintf("-I%s", b->prob.dir));
+		ks_argv_add(&argv, &n, arch);
+	ks_argv_add(&argv, &n, ks_easprintf("-I%s/common", kdir));
+	ks_argv_add(&argv, &n, ks_easprintf("-I%s", b->prob.dir));
 	for (const char *const *c = b->target->common; *c; c++)
-		argv_add(&argv, &n, ks_easprintf("%s/common/%s", kdir, *c));
+		ks_argv_add(&argv, &n, ks_easprintf("%s/common/%s", kdir, *c));
 	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(b->prob.json, "harness_sources"))
 		if (cJSON_IsString(src))
-			argv_add(&argv, &n, ks_easprintf("%s/%s", b->prob.dir, src->valuestring));
-	argv_add(&argv, &n, ks_estrdup(b->kernel));
-	argv_add(&argv, &n, ks_estrdup("-o"));
-	argv_add(&argv, &n, ks_estrdup(b->runner));
+			ks_argv_add(&argv, &n, ks_easprintf("%s/%s", b->prob.dir, src->valuestring));
+	ks_argv_add(&argv, &n, ks_estrdup(b->kernel));
+	ks_argv_add(&argv, &n, ks_estrdup("-o"));
+	ks_argv_add(&argv, &n, ks_estrdup(b->runner));
 	for (const char *const *l = b->target->libs; *l; l++)
-		argv_add(&argv, &n, ks_estrdup(*l));
+		ks_argv_add(&argv, &n, ks_estrdup(*l));
 	free(kdir);
 	return argv;
 }
@@ -197,24 +189,11 @@ rejected_result(const struct build *b, const char *why)
 	return res;
 }
 
-struct code_check {
-	const char *entry;
-	char *code;
-};
-
-static int
-check_code(const char *text, void *arg, char **why)
-{
-	struct code_check *cc = arg;
-
-	return (cc->code = ks_reply_code(text, cc->entry, why)) ? 0 : -1;
-}
-
 /* The model's fix for a kernel that did not compile; NULL when it gave none. */
 static char *
 ask_repair(struct build *b, struct ks_llm *llm, int attempt, const char *diagnostics)
 {
-	struct code_check cc = { b->prob.entry_name, NULL };
+	struct ks_code_check cc = { b->prob.entry_name, NULL };
 	char *task = ks_ctx_file(&b->prob, "task"), *target = ks_ctx_target(b->target->name, NULL, 0);
 	char *code = ks_file_read(b->kernel, NULL), *prompt = NULL, *name = ks_easprintf("repair%d", attempt), *why;
 	const char *entry_point = ks_json_str(b->prob.json, "entry_point", b->prob.path);
@@ -223,7 +202,7 @@ ask_repair(struct build *b, struct ks_llm *llm, int attempt, const char *diagnos
 		const char *keys[] = { "task", "target", "entry_point", "language", "code", "diagnostics" };
 		const char *vals[] = { task, target, entry_point, b->target->ext, code, diagnostics };
 		if ((prompt = ks_prompt_render("repair", keys, vals, 6)) &&
-		    ks_ask(llm, prompt, b->dir, name, check_code, &cc, &why) == 1) {
+		    ks_ask(llm, prompt, b->dir, name, ks_check_code, &cc, &why) == 1) {
 			ks_info("'%s': repair %d gave no usable code: %s", b->dir, attempt, why);
 			free(why);
 		}

@@ -28,15 +28,6 @@ check_reply(const char *text, void *arg, char **why)
 	return 0;
 }
 
-static char *
-code_of(const struct ks_cand *k)
-{
-	char *path = ks_cand_kernel_path(k), *code = path ? ks_file_read(path, NULL) : NULL;
-
-	free(path);
-	return code;
-}
-
 /* The model's plans; on two unusable replies the offline proposer's, said so. */
 static cJSON *
 ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *run, const struct ks_cand *base,
@@ -54,7 +45,7 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 		return NULL;
 	}
 	if (!(task = ks_ctx_file(&p, "task")) || !(target = ks_ctx_target(run->target, c, n)) ||
-	    !(code = code_of(base)))
+	    !(code = ks_cand_code(base)))
 		goto out;
 	knowledge = ks_ctx_knowledge(&p);
 	findings = ks_ctx_findings(c, n);

@@ -91,29 +91,6 @@ apply_changes(const char *src, const cJSON *plan, const char *where)
 	return out;
 }
 
-/* A reply must hold the kernel in a fenced block that defines the entry point. */
-struct code_check {
-	const char *entry;
-	char *code;
-};
-
-static int
-check_reply(const char *text, void *arg, char **why)
-{
-	struct code_check *cc = arg;
-
-	return (cc->code = ks_reply_code(text, cc->entry, why)) ? 0 : -1;
-}
-
-static char *
-code_of(const struct ks_cand *k)
-{
-	char *path = ks_cand_kernel_path(k), *code = path ? ks_file_read(path, NULL) : NULL;
-
-	free(path);
-	return code;
-}
-
 static char *
 plan_text(const cJSON *plan, const char *key)
 {
@@ -134,7 +111,7 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_cand *base, 
 	char *task = NULL, *target = NULL, *bcode = NULL, *rcode = NULL, *prompt = NULL;
 	char *title = plan_text(plan, "title"), *desc = plan_text(plan, "description"), *rubric = plan_text(plan, "rubric");
 	const char *entry_point;
-	struct code_check cc = { NULL, NULL };
+	struct ks_code_check cc = { NULL, NULL };
 	struct ks_problem p;
 
 	if (ks_problem_load(s->run.problem, &p) < 0)
@@ -142,7 +119,7 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_cand *base, 
 	cc.entry = p.entry_name;
 	entry_point = ks_json_str(p.json, "entry_point", p.path);
 	if (!entry_point || !(task = ks_ctx_file(&p, "task")) || !(target = ks_ctx_target(s->run.target, c, n)) ||
-	    !(bcode = code_of(base)) || !(rcode = code_of(ref)))
+	    !(bcode = ks_cand_code(base)) || !(rcode = ks_cand_code(ref)))
 		goto out;
 	const char *keys[] = { "task", "target", "entry_point", "language", "base_id", "base_code", "reference_id",
 		"reference_code", "plan_title", "plan_description", "plan_rubric" };
@@ -150,7 +127,7 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_cand *base, 
 		desc, rubric };
 	if (!(prompt = ks_prompt_render("implement", keys, vals, 11)) || ks_mkdir_p(s->dir) < 0)
 		goto out;
-	if (ks_ask(llm, prompt, s->dir, "implement", check_reply, &cc, rejected) != 1) {
+	if (ks_ask(llm, prompt, s->dir, "implement", ks_check_code, &cc, rejected) != 1) {
 		free(*rejected);
 		*rejected = NULL;
 	}

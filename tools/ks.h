@@ -112,6 +112,7 @@ struct ks_proc_result {
 int ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_result *r);
 char *ks_proc_describe(const struct ks_proc_result *r);  /* "exited with status 1", ... */
 char *ks_shell_quote_argv(char *const argv[]);
+void ks_argv_add(char ***argv, size_t *n, char *s);  /* appends s (owned) and keeps argv NULL-terminated */
 /* Runs argv and returns what it printed on stdout (at most 64 KiB); NULL with a message. */
 char *ks_proc_capture(char *const argv[], double timeout_s);
 /* Holds an exclusive lock on path until the process exits; -1 with a message. */
@@ -171,6 +172,7 @@ int ks_cands_load(const char *root, long before_gen, struct ks_cand **out, size_
 void ks_cands_free(struct ks_cand *c, size_t n);
 struct ks_cand *ks_cands_find(struct ks_cand *c, size_t n, const char *id);
 char *ks_cand_kernel_path(const struct ks_cand *c);   /* dir/kernel.<ext>, the one that exists */
+char *ks_cand_code(const struct ks_cand *c);          /* that file's text; NULL with a message */
 
 /* ks_stage.c: the files the stages hand to each other, validated on reading */
 /* dir/select.json; *base and *ref point into c, to correct kernels. */
@@ -296,6 +298,12 @@ typedef int (*ks_check_fn)(const char *text, void *ctx, char **why);
  * 0 when a reply passed, 1 when both failed (*why says why), -1 when
  * the call itself failed (a message was printed).
  */
+/* The check of a reply that must hold code defining entry; sets code (caller frees). */
+struct ks_code_check {
+	const char *entry;
+	char *code;
+};
+int ks_check_code(const char *text, void *arg, char **why);
 int ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *name, ks_check_fn check, void *ctx,
     char **why);
 

@@ -206,3 +206,11 @@ out:
 	free(system);
 	return rc;
 }
+
+int
+ks_check_code(const char *text, void *arg, char **why)
+{
+	struct ks_code_check *cc = arg;
+
+	return (cc->code = ks_reply_code(text, cc->entry, why)) ? 0 : -1;
+}

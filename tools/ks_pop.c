@@ -418,3 +418,12 @@ ks_cand_kernel_path(const struct ks_cand *c)
 	ks_warnx("'%s' holds no kernel source (kernel.c, kernel.hip or kernel.cu)", c->dir);
 	return NULL;
 }
+
+char *
+ks_cand_code(const struct ks_cand *c)
+{
+	char *path = ks_cand_kernel_path(c), *code = path ? ks_file_read(path, NULL) : NULL;
+
+	free(path);
+	return code;
+}

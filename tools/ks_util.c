@@ -301,3 +301,11 @@ ks_args_dir_out(int argc, char *argv[], const char *operand, const char *help, c
 		usage_exit(stderr, operand, help, 2);
 	return argv[optind];
 }
+
+void
+ks_argv_add(char ***argv, size_t *n, char *s)
+{
+	*argv = ks_erealloc(*argv, (*n + 2) * sizeof **argv);
+	(*argv)[(*n)++] = s;
+	(*argv)[*n] = NULL;
+}
