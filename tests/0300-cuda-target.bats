@@ -27,8 +27,8 @@ setup() {
 	assert_file_exists pop/gen-000/c0/runner
 	assert_file_exists pop/gen-000/c0/kernel.cu
 	run -0 jget pop/gen-000/c0/build.json '["command"]'
-	assert_output --regexp '^nvcc -std=c\+\+17 -O3 -Xptxas -v -Xcompiler -Wall -arch=sm_90a '
-	assert_output --partial "/kernels/common/ks_cuda.cu "
+	assert_output --regexp '^nvcc -std=c\+\+17 -O3 -Xptxas -v -Xcompiler -Wall -x cu -arch=sm_90a -I[^ ]*/kernels/common/hip-on-cuda '
+	assert_output --partial "/kernels/common/ks_gpu.hip "
 	run -0 jget pop/gen-000/c0/build.json '["compiler"]'
 	assert_output --regexp '^Cuda compilation tools, release [0-9]+\.[0-9]+'
 	run -0 jget pop/gen-000/c0/build.json '["diagnostics"]'
@@ -70,7 +70,7 @@ ptxas info    : Compiling entry function '_Z3fooPf' for 'sm_90a'
 ptxas info    : Function properties for _Z3fooPf
     16 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads
 ptxas info    : Used 255 registers, used 1 barriers, 49152 bytes smem
-ptxas info    : Compiling entry function '_Z13ks_cuda_emptyv' for 'sm_90a'
+ptxas info    : Compiling entry function '_Z12ks_gpu_emptyv' for 'sm_90a'
 ptxas info    : Used 4 registers, used 0 barriers
 R
 echo '#!/bin/sh' >"$out"; chmod +x "$out"

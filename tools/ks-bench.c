@@ -6,6 +6,7 @@
  */
 #include <sys/utsname.h>
 
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,9 @@ struct bench {
 	const struct ks_target *target;
 	double time_cap_s, timeout_s;
 	long mem_mb, min_runs;
+	int gpus[KS_LOCK_ANY_MAX], ngpus;	/* GPU targets: indices to use */
+	int gpus_given;				/* from KS_GPUS, not found */
+	char *device;				/* "device" of bench.json */
 };
 
 /*
@@ -54,6 +58,64 @@ setting(const struct ks_problem *p, const char *env, const char *key, int intege
 	return 0;
 }
 
+/* how many /dev/<dir>/<prefix>N entries there are */
+static int
+count_devices(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t len = strlen(prefix);
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		if (strncmp(e->d_name, prefix, len) == 0 && e->d_name[len] &&
+		    strspn(e->d_name + len, "0123456789") == strlen(e->d_name + len))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/*
+ * The GPUs a GPU target's benches may use, one harness on each at a
+ * time: KS_GPUS ("0,1,3"), else every GPU this machine has (/dev/nvidiaN;
+ * /dev/dri/renderDN for AMD, which KS_GPUS overrides where that counts
+ * other GPUs too).  Where the user set CUDA_VISIBLE_DEVICES or
+ * HIP_VISIBLE_DEVICES, what it shows is used as one device.
+ */
+static int
+load_gpus(struct bench *b)
+{
+	const char *given = getenv("KS_GPUS"), *p;
+	int amd = strcmp(b->target->device, "amd") == 0, n;
+	char *end;
+
+	if (strcmp(b->target->device, "cpu") == 0)
+		return 0;
+	if (given && *given) {
+		for (p = given; *p; p = *end ? end + 1 : end) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p || v < 0 || v > 4095 || (*end && *end != ',') ||
+			    b->ngpus == KS_LOCK_ANY_MAX) {
+				ks_warnx("bad KS_GPUS '%s': expected GPU indices such as 0,1,3 (at most %d)",
+				    given, KS_LOCK_ANY_MAX);
+				return -1;
+			}
+			b->gpus[b->ngpus++] = (int)v;
+		}
+		b->gpus_given = 1;
+		return 0;
+	}
+	if (getenv(amd ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES"))
+		return 0;
+	n = amd ? count_devices("/dev/dri", "renderD") : count_devices("/dev", "nvidia");
+	for (b->ngpus = 0; b->ngpus < n && b->ngpus < KS_LOCK_ANY_MAX; b->ngpus++)
+		b->gpus[b->ngpus] = b->ngpus;
+	return 0;
+}
+
 static int
 load_settings(struct bench *b)
 {
@@ -66,7 +128,7 @@ load_settings(struct bench *b)
 		return -1;
 	b->mem_mb = (long)mem;
 	b->min_runs = (long)min_runs;
-	return 0;
+	return load_gpus(b);
 }
 
 static void
@@ -140,7 +202,7 @@ static cJSON *
 new_result(const struct bench *b, const char *status, const char *message)
 {
 	cJSON *r = cJSON_CreateObject();
-	char *device = cpu_name();
+	char *device = b->device ? ks_estrdup(b->device) : cpu_name();
 
 	cJSON_AddStringToObject(r, "id", b->id);
 	cJSON_AddStringToObject(r, "status", status);
@@ -253,12 +315,49 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 	return res;
 }
 
+/* the lock of one device: "cpu", or a GPU's index */
 static char *
-lock_path(const char *device)
+lock_path(const char *device, int index)
 {
 	const char *dir = getenv("KS_LOCK_DIR");
 
-	return ks_easprintf("%s/kernel-scientist-bench-%s.lock", dir && *dir ? dir : "/tmp", device);
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if (index < 0)
+		return ks_easprintf("%s/kernel-scientist-bench-%s.lock", dir, device);
+	return ks_easprintf("%s/kernel-scientist-bench-%s-%d.lock", dir, device, index);
+}
+
+/*
+ * One harness at a time per device, even under make -j: waits for the
+ * first free device of the target's and, for a GPU, makes it the only one
+ * the runner sees.  Returns 0 with the lock held, -1 on an error.
+ */
+static int
+take_device(struct bench *b)
+{
+	char *paths[KS_LOCK_ANY_MAX];
+	int n = b->ngpus ? b->ngpus : 1, got, i;
+	const char *var = strcmp(b->target->device, "amd") == 0 ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
+
+	for (i = 0; i < n; i++)
+		paths[i] = lock_path(b->target->device, b->ngpus ? b->gpus[i] : -1);
+	got = ks_lock_any(paths, n);
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	if (got < 0 || !b->ngpus)
+		return got < 0 ? -1 : 0;
+	char *index = ks_easprintf("%d", b->gpus[got]);
+
+	if (setenv(var, index, 1) < 0) {
+		ks_warn("cannot set %s", var);
+		free(index);
+		return -1;
+	}
+	free(b->device);
+	b->device = ks_easprintf("%s GPU %s (%s=%s)", b->target->device, index, var, index);
+	free(index);
+	return 0;
 }
 
 static cJSON *
@@ -267,7 +366,7 @@ run_harness(struct bench *b)
 	struct ks_proc_opts o = { 0 };
 	struct ks_proc_result pr;
 	char **argv = runner_argv(b), *json = ks_easprintf("%s/.harness.json.XXXXXX", b->dir);
-	char *log = ks_easprintf("%s/bench.log", b->dir), *lock = lock_path(b->target->device);
+	char *log = ks_easprintf("%s/bench.log", b->dir);
 	cJSON *res = NULL;
 	int fd;
 
@@ -288,8 +387,7 @@ run_harness(struct bench *b)
 	 */
 	o.mem_mb = strcmp(b->target->device, "cpu") == 0 ? b->mem_mb : 0;
 	o.cpu_s = (long)(b->timeout_s * 4) + 10;
-	/* Timings on one device never overlap, even under make -j. */
-	if (ks_lock_wait(lock) == 0 && ks_proc_run(argv, &o, &pr) == 0)
+	if (take_device(b) == 0 && ks_proc_run(argv, &o, &pr) == 0)
 		res = verdict(b, json, &pr, log);
 	unlink(json);
 out:
@@ -298,7 +396,6 @@ out:
 	free(argv);
 	free(json);
 	free(log);
-	free(lock);
 	return res;
 }
 
@@ -342,7 +439,7 @@ bench_cand(struct bench *b)
 		goto out;
 	}
 	/* A GPU kernel built on a machine without that GPU waits for one: not a failure. */
-	if (!ks_target_device_present(b->target)) {
+	if (!b->gpus_given && !ks_target_device_present(b->target)) {
 		char *why = ks_easprintf("no %s device on this machine for target %s: bench it where there is one",
 		    b->target->device, b->target->name);
 		res = new_result(b, "no_device", why);
@@ -389,6 +486,7 @@ out:
 	cJSON_Delete(res);
 	free(path);
 	free(b.root);
+	free(b.device);
 	return rc;
 }
 
@@ -405,7 +503,8 @@ main(int argc, char *argv[])
 	    "  \"device\", \"timer\", \"message\"}; status is ok, incorrect, build_failed,\n"
 	    "  crashed or timeout.  Environment: KS_TIME_CAP_S (timing per shape),\n"
 	    "  KS_BENCH_TIMEOUT_S (wall clock), KS_BENCH_MEMORY_MB, KS_MIN_RUNS,\n"
-	    "  KS_LOCK_DIR (where the per-device lock lives, default /tmp).\n", &out);
+	    "  KS_LOCK_DIR (where the per-device locks live, default /tmp),\n"
+	    "  KS_GPUS (the GPUs to bench on, e.g. 0,1: the first free one is taken).\n", &out);
 	rval = bench(dir, out);
 	if (ks_fclose_stdout() < 0)
 		rval = 1;

@@ -34,6 +34,8 @@ build_argv(struct build *b)
 		ks_argv_add(&argv, &n, ks_estrdup(*f));
 	if (arch)
 		ks_argv_add(&argv, &n, arch);
+	for (const char *const *i = b->target->includes; *i; i++)
+		ks_argv_add(&argv, &n, ks_easprintf("-I%s/common/%s", kdir, *i));
 	ks_argv_add(&argv, &n, ks_easprintf("-I%s/common", kdir));
 	ks_argv_add(&argv, &n, ks_easprintf("-I%s", b->prob.dir));
 	for (const char *const *c = b->target->common; *c; c++)

@@ -115,8 +115,9 @@ char *ks_shell_quote_argv(char *const argv[]);
 void ks_argv_add(char ***argv, size_t *n, char *s);  /* appends s (owned) and keeps argv NULL-terminated */
 /* Runs argv and returns what it printed on stdout (at most 64 KiB); NULL with a message. */
 char *ks_proc_capture(char *const argv[], double timeout_s);
-/* Holds an exclusive lock on path until the process exits; -1 with a message. */
-int ks_lock_wait(const char *path);
+/* Waits for the first free of n lock files; returns its index, held until exit, or -1. */
+#define KS_LOCK_ANY_MAX 64
+int ks_lock_any(char *const *paths, int n);
 
 /* ks_pop.c: the population directory, ids, problems */
 struct ks_run {
@@ -201,6 +202,7 @@ struct ks_target {
 	const char *arch_flag;      /* printf format of the architecture flag; NULL: none */
 	const char *arch_default;   /* overridden by KS_GPU_ARCH */
 	const char *const *common;  /* shared harness sources in kernels/common */
+	const char *const *includes; /* include folders under kernels/common, before the system's */
 	const char *const *libs;
 	const char *device;         /* what ks-bench needs: "cpu", "nvidia", "amd" */
 	enum ks_resource_report resources;

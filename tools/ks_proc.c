@@ -258,21 +258,40 @@ ks_proc_capture(char *const argv[], double timeout_s)
 }
 
 int
-ks_lock_wait(const char *path)
+ks_lock_any(char *const *paths, int n)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	int fds[KS_LOCK_ANY_MAX], got = -1, i;
 
-	if (fd < 0) {
-		ks_warn("cannot open lock file '%s'", path);
+	if (n < 1 || n > KS_LOCK_ANY_MAX) {
+		ks_warnx("cannot lock one of %d files (1 to %d)", n, KS_LOCK_ANY_MAX);
 		return -1;
 	}
-	/* Left open on purpose: the lock lasts until the process exits. */
-	while (flock(fd, LOCK_EX) < 0) {
-		if (errno != EINTR) {
-			ks_warn("cannot lock '%s'", path);
-			close(fd);
+	for (i = 0; i < n; i++)
+		if ((fds[i] = open(paths[i], O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0) {
+			ks_warn("cannot open lock file '%s'", paths[i]);
+			while (i-- > 0)
+				close(fds[i]);
 			return -1;
 		}
+	/*
+	 * The first free one, polled: a blocking wait on one lock would queue
+	 * behind that device while another falls idle.
+	 */
+	while (got < 0) {
+		for (i = 0; i < n && got < 0; i++) {
+			if (flock(fds[i], LOCK_EX | LOCK_NB) == 0)
+				got = i;
+			else if (errno != EWOULDBLOCK && errno != EINTR) {
+				ks_warn("cannot lock '%s'", paths[i]);
+				got = -2;
+			}
+		}
+		if (got == -1)
+			usleep(20 * 1000);
 	}
-	return 0;
+	/* The one held stays open until the process exits; the others close. */
+	for (i = 0; i < n; i++)
+		if (i != got)
+			close(fds[i]);
+	return got < 0 ? -1 : got;
 }

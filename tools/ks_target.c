@@ -15,26 +15,37 @@ static const char *const cpu_flags[] = {
 static const char *const cpu_common[] = { "ks_harness.c", NULL };
 static const char *const cpu_libs[] = { "-lm", NULL };
 
-/* -Xptxas -v reports each kernel's registers, spills and shared memory. */
+/*
+ * -Xptxas -v reports each kernel's registers, spills and shared memory.
+ * -x cu: every source is CUDA C++, the .hip ones and the shared harness's
+ * .c included (it is written to be C and C++).
+ */
 static const char *const cuda_flags[] = {
-	"-std=c++17", "-O3", "-Xptxas", "-v", "-Xcompiler", "-Wall", NULL
+	"-std=c++17", "-O3", "-Xptxas", "-v", "-Xcompiler", "-Wall", "-x", "cu", NULL
 };
-static const char *const cuda_common[] = { "ks_harness.c", "ks_cuda.cu", NULL };
+/* The GPU timer is HIP; nvcc reads it through the project's HIP-on-CUDA headers. */
+static const char *const nvidia_common[] = { "ks_harness.c", "ks_gpu.hip", NULL };
+static const char *const hip_on_cuda[] = { "hip-on-cuda", NULL };
 static const char *const no_libs[] = { NULL };
+static const char *const no_includes[] = { NULL };
 
 /* -Rpass-analysis=kernel-resource-usage reports SGPRs, VGPRs, AGPRs, spills, LDS, occupancy. */
 static const char *const hip_amd_flags[] = {
 	"-O3", "-Rpass-analysis=kernel-resource-usage", "-Wall", NULL
 };
-static const char *const hip_common[] = { "ks_harness.hip", NULL };
+static const char *const hip_common[] = { "ks_harness.hip", "ks_gpu.hip", NULL };
 
 static const struct ks_target targets[] = {
-	{ "cpu", "c", "cc", "KS_CC", cpu_flags, NULL, NULL, cpu_common, cpu_libs, "cpu", KS_RES_NONE },
-	{ "cuda", "cu", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", cuda_common, no_libs, "nvidia",
-	    KS_RES_PTXAS },
+	{ "cpu", "c", "cc", "KS_CC", cpu_flags, NULL, NULL, cpu_common, no_includes, cpu_libs, "cpu",
+	    KS_RES_NONE },
+	{ "cuda", "cu", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_common, hip_on_cuda, no_libs,
+	    "nvidia", KS_RES_PTXAS },
+	/* HIP source for NVIDIA: nvcc with the HIP-on-CUDA headers, which Debian's do not do for CUDA 13. */
+	{ "hip-nvidia", "hip", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_common, hip_on_cuda,
+	    no_libs, "nvidia", KS_RES_PTXAS },
 	/* MI300X is gfx942; Debian 12's hipcc 5.2 knows gfx940 but not gfx942 (KS_GPU_ARCH=gfx940). */
-	{ "hip-amd", "hip", "hipcc", "KS_HIPCC", hip_amd_flags, "--offload-arch=%s", "gfx942", hip_common, no_libs,
-	    "amd", KS_RES_AMDGPU },
+	{ "hip-amd", "hip", "hipcc", "KS_HIPCC", hip_amd_flags, "--offload-arch=%s", "gfx942", hip_common,
+	    no_includes, no_libs, "amd", KS_RES_AMDGPU },
 };
 
 const struct ks_target *
@@ -118,8 +129,11 @@ set_if(cJSON *k, const char *key, long v)
 static int
 is_harness_kernel(const char *name)
 {
+	/* _Z<length><name>..., or _ZL... for a function of internal linkage */
 	if (strncmp(name, "_Z", 2) == 0) {
 		name += 2;
+		if (*name == 'L')
+			name++;
 		while (isdigit((unsigned char)*name))
 			name++;
 	}
@@ -184,6 +198,10 @@ parse_amdgpu(const char *line, cJSON *kernels, cJSON **cur)
 	if ((q = strstr(line, "Function Name: "))) {
 		const char *name = q + 15, *end = strchr(name, ' ');
 
+		if (is_harness_kernel(name)) {
+			*cur = NULL;
+			return;
+		}
 		*cur = cJSON_CreateObject();
 		char *n = ks_easprintf("%.*s", end ? (int)(end - name) : (int)strlen(name), name);
 		cJSON_AddStringToObject(*cur, "name", n);

@@ -33,6 +33,12 @@ struct ks_check {
 	double worst_got, worst_want;
 	double worst_ratio;	/* |got-want| / (atol + rtol*|want|) */
 	double max_abs_err;	/* NaN when some output was NaN */
+	/*
+	 * Why the check failed when no element says it: "the kernel wrote
+	 * into its input a", say.  Empty otherwise; a problem's check sets
+	 * it after ks_check_f32, which clears it.
+	 */
+	char reason[200];
 };
 
 /*
@@ -99,6 +105,37 @@ void ks_fill_uniform_f32(float *x, size_t n, uint64_t seed, float lo,
  */
 void ks_check_f32(const float *got, const float *want, size_t n,
     double rtol, double atol, struct ks_check *res);
+
+/*
+ * bf16 held as its 16 bits (the top half of an IEEE binary32), so that
+ * C needs no bf16 type.  To float is exact.  To bf16 rounds to nearest,
+ * ties to even, as __float2bfloat16 does: adding 0x7fff plus the lowest
+ * kept bit carries into the kept bits exactly when the dropped half is
+ * above one half, or one half with the kept part odd; a carry out of
+ * the mantissa rounds up the exponent, up to infinity, as it should.
+ * NaN stays NaN: rounding could carry its mantissa into zero, which
+ * would make it infinity.
+ */
+static inline float
+ks_bf16_to_f32(uint16_t h)
+{
+	union { uint32_t u; float f; } v;
+
+	v.u = (uint32_t)h << 16;
+	return v.f;
+}
+
+static inline uint16_t
+ks_f32_to_bf16(float f)
+{
+	union { uint32_t u; float f; } v;
+
+	v.f = f;
+	if ((v.u & 0x7fffffffu) > 0x7f800000u)
+		return (uint16_t)((v.u >> 16) | 0x0040u);	/* quiet NaN */
+	v.u += 0x7fffu + ((v.u >> 16) & 1u);
+	return (uint16_t)(v.u >> 16);
+}
 
 #ifdef __cplusplus
 }

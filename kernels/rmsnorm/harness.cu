@@ -13,7 +13,7 @@
 
 #include <cuda_bf16.h>
 
-#include "ks_cuda.h"
+#include "ks_gpu.h"
 #include "ks_harness.h"
 #include "reference.h"
 
@@ -49,7 +49,7 @@ ks_rmsnorm_dev(size_t n, const char *what)
 {
 	if (n > SIZE_MAX / sizeof(__nv_bfloat16))
 		return NULL;
-	return (__nv_bfloat16 *)ks_cuda_malloc(n * sizeof(__nv_bfloat16),
+	return (__nv_bfloat16 *)ks_gpu_malloc(n * sizeof(__nv_bfloat16),
 	    what);
 }
 
@@ -58,9 +58,9 @@ ks_rmsnorm_teardown(void *state)
 {
 	struct ks_rmsnorm *s = (struct ks_rmsnorm *)state;
 
-	ks_cuda_free(s->dx);
-	ks_cuda_free(s->dw);
-	ks_cuda_free(s->dy);
+	ks_gpu_free(s->dx);
+	ks_gpu_free(s->dw);
+	ks_gpu_free(s->dy);
 	free(s->y);
 	free(s->got);
 	free(s->ref);
@@ -106,8 +106,8 @@ ks_rmsnorm_inputs(struct ks_rmsnorm *s, uint64_t seed)
 		ks_rmsnorm_fill(x + r * cols, tmp, cols,
 		    ks_seed_derive(xseed, r), -2.0f, 2.0f);
 	rmsnorm_reference(s->rows, s->cols, x, w, KS_RMSNORM_EPS, s->ref);
-	ks_cuda_upload(s->dx, x, s->n * sizeof(*x), "upload x");
-	ks_cuda_upload(s->dw, w, cols * sizeof(*w), "upload w");
+	ks_gpu_upload(s->dx, x, s->n * sizeof(*x), "upload x");
+	ks_gpu_upload(s->dw, w, cols * sizeof(*w), "upload w");
 	free(x);
 	free(w);
 	free(tmp);
@@ -136,8 +136,8 @@ ks_rmsnorm_setup(const int *dims, uint64_t seed)
 		return NULL;
 	}
 	/* a kernel that leaves any of y unwritten must fail the check */
-	ks_cuda_fill(s->dy, KS_RMSNORM_NAN, s->n * sizeof(*s->dy), "NaN y");
-	ks_cuda_sync("NaN y");
+	ks_gpu_fill(s->dy, KS_RMSNORM_NAN, s->n * sizeof(*s->dy), "NaN y");
+	ks_gpu_sync("NaN y");
 	return s;
 }
 
@@ -159,8 +159,8 @@ ks_rmsnorm_time_call(void (*run)(void *), void *state)
 {
 	struct ks_rmsnorm *s = (struct ks_rmsnorm *)state;
 
-	ks_cuda_fill(s->dy, KS_RMSNORM_NAN, s->n * sizeof(*s->dy), "NaN y");
-	return ks_cuda_time_call(run, state);
+	ks_gpu_fill(s->dy, KS_RMSNORM_NAN, s->n * sizeof(*s->dy), "NaN y");
+	return ks_gpu_time_call(run, state);
 }
 
 static void
@@ -170,7 +170,7 @@ ks_rmsnorm_check(void *state, double rtol, double atol, struct ks_check *res)
 	size_t i;
 
 	/* waits first: a launch error or a fault ends the runner here */
-	ks_cuda_download(s->y, s->dy, s->n * sizeof(*s->y),
+	ks_gpu_download(s->y, s->dy, s->n * sizeof(*s->y),
 	    "candidate rmsnorm");
 	for (i = 0; i < s->n; i++)
 		s->got[i] = rmsnorm_bf16_to_f32(s->y[i]);
@@ -185,9 +185,9 @@ ks_rmsnorm_describe(const int *dims, size_t index, char *buf, size_t n)
 	snprintf(buf, n, "y[%zu][%zu]", index / cols, index % cols);
 }
 
-/* the timer's text is ks_cuda_timer's: only the NaN fill is added */
+/* the timer's text is ks_gpu_timer's: only the NaN fill is added */
 static const struct ks_timer ks_rmsnorm_timer = {
-	ks_cuda_timer_text,	/* description */
+	ks_gpu_timer_text,	/* description */
 	ks_rmsnorm_time_call,	/* time_call */
 };
 

@@ -1,50 +1,30 @@
 /*
  * reference.h: the trusted rmsnorm the candidate is compared with, and
- * the bf16 conversions the harness and the reference share.
- *
- * A bf16 is the top 16 bits of an IEEE binary32: sign, the 8 bits of
- * exponent and 7 of the 23 bits of mantissa.  The host side holds bf16
- * values as those 16 bits, so that C needs no bf16 type.
+ * the bf16 conversions the harness and the reference share (the host
+ * holds bf16 values as their 16 bits; see ks_harness.h).
  */
 #ifndef RMSNORM_REFERENCE_H
 #define RMSNORM_REFERENCE_H
 
 #include <stdint.h>
-#include <string.h>
+
+#include "ks_harness.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* exact: every bf16 is a float */
+/* the shared harness's bf16 conversions, under this problem's names */
 static inline float
 rmsnorm_bf16_to_f32(uint16_t h)
 {
-	uint32_t bits = (uint32_t)h << 16;
-	float f;
-
-	memcpy(&f, &bits, sizeof(f));
-	return f;
+	return ks_bf16_to_f32(h);
 }
 
-/*
- * Rounds to the nearest bf16, ties to even, as __float2bfloat16 does.
- * Adding 0x7fff plus the lowest kept bit carries into the kept bits
- * exactly when the dropped half is above one half, or one half with
- * the kept part odd; a carry out of the mantissa rounds up the
- * exponent, up to infinity, as it should.  NaN stays NaN: rounding
- * could carry its mantissa into zero, which would make it infinity.
- */
 static inline uint16_t
 rmsnorm_f32_to_bf16(float f)
 {
-	uint32_t bits;
-
-	memcpy(&bits, &f, sizeof(bits));
-	if ((bits & 0x7fffffffu) > 0x7f800000u)
-		return (uint16_t)((bits >> 16) | 0x0040u);	/* quiet NaN */
-	bits += 0x7fffu + ((bits >> 16) & 1u);
-	return (uint16_t)(bits >> 16);
+	return ks_f32_to_bf16(f);
 }
 
 /*

@@ -1,19 +1,21 @@
 /*
- * ks_cuda.cu: the GPU timer and the checked CUDA runtime calls of
- * ks_cuda.h.
+ * ks_gpu.hip: the GPU timer and the checked runtime calls of ks_gpu.h,
+ * in HIP for every GPU target (see ks_gpu.h).
  *
- * One timed call runs, in order on the legacy default stream:
+ * One timed call runs, in order on the null stream (CUDA's legacy
+ * default stream, which waits for and holds up every blocking stream):
  *
- *	read of 2x the L2	the candidate finds nothing of its own
- *				data in the L2, as in a model where other
+ *	read of 2x the last-	the candidate finds nothing of its own
+ *	level cache
+ *				data in the caches, as in a model where other
  *				layers ran in between, and no dirty line
  *				to write back on its time
- *	cudaDeviceSynchronize	device-wide: a kernel on a non-blocking
+ *	hipDeviceSynchronize	device-wide: a kernel on a non-blocking
  *				stream of its own cannot run alongside the
  *				flush, before the start event
  *	start event
  *	run(state)		launches on the default stream or any other
- *	cudaDeviceSynchronize	device-wide: nor can it finish after the
+ *	hipDeviceSynchronize	device-wide: nor can it finish after the
  *				end event
  *	end event, waited for
  *
@@ -33,9 +35,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ks_cuda.h"
+#include <hip/hip_runtime.h>
 
-#define FLUSH_L2S	2	/* the flush writes this many L2s */
+#include "ks_gpu.h"
+
+#define FLUSH_LLCS	2	/* the flush reads this many last-level caches */
+
+/*
+ * The last-level cache.  On NVIDIA it is the L2, which the runtime
+ * reports.  On AMD's MI300X the L2 is 4 MiB per XCD, but behind it sits
+ * the 256 MiB Infinity Cache (MALL), which no HIP attribute reports: the
+ * flush takes the larger of the two.
+ */
+#ifdef __HIP_PLATFORM_AMD__
+#define LLC_FLOOR	((size_t)256 << 20)
+#define EVENTS_NAME	"HIP events"
+#else
+#define LLC_FLOOR	((size_t)0)
+#define EVENTS_NAME	"CUDA events"
+#endif
 #define FLOOR_WARMUP	10	/* empty calls before the floor is measured */
 #define FLOOR_CALLS	101	/* empty calls timed, each way */
 #define TEXT_MAX	1024
@@ -47,110 +65,111 @@ static struct {
 	size_t flush_bytes;
 	unsigned *sink;			/* where the flush could write */
 	int flush_blocks;
-	cudaEvent_t start, end;
+	hipEvent_t start, end;
 	double call_s, kernel_s;	/* the empty kernel: a call, its own */
 	double floor_s;			/* subtracted from each time */
 } T;
 
 /*
- * The JSON's "timer".  ks_cuda_timer must be a constant the C harness
+ * The JSON's "timer".  ks_gpu_timer must be a constant the C harness
  * can point to before main runs, so its description is this buffer,
  * rewritten with the measured facts once the timer is set up.
  */
-char ks_cuda_timer_text[TEXT_MAX] =
-    "CUDA events around each call after a flush of the L2, on an idle "
-    "device, the end event recorded after cudaDeviceSynchronize (no "
+char ks_gpu_timer_text[TEXT_MAX] =
+    EVENTS_NAME " around each call after a flush of the caches, on an idle "
+    "device, the end event recorded after hipDeviceSynchronize (no "
     "call was timed)";
 
-const struct ks_timer ks_cuda_timer = {
-	ks_cuda_timer_text,	/* description */
-	ks_cuda_time_call,	/* time_call */
+const struct ks_timer ks_gpu_timer = {
+	ks_gpu_timer_text,	/* description */
+	ks_gpu_time_call,	/* time_call */
 };
 
 void
-ks_cuda_check(cudaError_t err, const char *what)
+ks_gpu_check(int err, const char *what)
 {
-	if (err == cudaSuccess)
+	if (err == (int)hipSuccess)
 		return;
-	fprintf(stderr, "runner: %s: %s\n", what, cudaGetErrorString(err));
+	fprintf(stderr, "runner: %s: %s\n", what,
+	    hipGetErrorString((hipError_t)err));
 	exit(1);
 }
 
 void
-ks_cuda_sync(const char *what)
+ks_gpu_sync(const char *what)
 {
-	ks_cuda_check(cudaGetLastError(), what);
-	ks_cuda_check(cudaDeviceSynchronize(), what);
+	ks_gpu_check(hipGetLastError(), what);
+	ks_gpu_check(hipDeviceSynchronize(), what);
 }
 
 void *
-ks_cuda_malloc(size_t bytes, const char *what)
+ks_gpu_malloc(size_t bytes, const char *what)
 {
-	cudaError_t err;
+	hipError_t err;
 	void *p = NULL;
 
-	err = cudaMalloc(&p, bytes ? bytes : 1);
-	if (err == cudaErrorMemoryAllocation) {
+	err = hipMalloc(&p, bytes ? bytes : 1);
+	if (err == hipErrorMemoryAllocation) {
 		/* not sticky: clear it so the next check does not see it */
-		(void)cudaGetLastError();
+		(void)hipGetLastError();
 		return NULL;
 	}
-	ks_cuda_check(err, what);
+	ks_gpu_check(err, what);
 	return p;
 }
 
 void
-ks_cuda_free(void *dev)
+ks_gpu_free(void *dev)
 {
-	ks_cuda_check(cudaFree(dev), "cudaFree");
+	ks_gpu_check(hipFree(dev), "hipFree");
 }
 
 void
-ks_cuda_upload(void *dev, const void *host, size_t bytes, const char *what)
+ks_gpu_upload(void *dev, const void *host, size_t bytes, const char *what)
 {
-	ks_cuda_check(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice),
+	ks_gpu_check(hipMemcpy(dev, host, bytes, hipMemcpyHostToDevice),
 	    what);
 }
 
 void
-ks_cuda_download(void *host, const void *dev, size_t bytes, const char *what)
+ks_gpu_download(void *host, const void *dev, size_t bytes, const char *what)
 {
 	/* a fault of the kernel before is reported as such, not as a copy */
-	ks_cuda_sync(what);
-	ks_cuda_check(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost),
+	ks_gpu_sync(what);
+	ks_gpu_check(hipMemcpy(host, dev, bytes, hipMemcpyDeviceToHost),
 	    what);
 }
 
 void
-ks_cuda_fill(void *dev, int value, size_t bytes, const char *what)
+ks_gpu_fill(void *dev, int value, size_t bytes, const char *what)
 {
-	ks_cuda_check(cudaMemsetAsync(dev, value, bytes, cudaStreamLegacy),
+	ks_gpu_check(hipMemsetAsync(dev, value, bytes, 0),
 	    what);
 }
 
 const char *
-ks_cuda_device_name(void)
+ks_gpu_device_name(void)
 {
-	static char name[sizeof(((struct cudaDeviceProp *)0)->name) + 1];
-	struct cudaDeviceProp prop;
+	static char name[sizeof(((hipDeviceProp_t *)0)->name) + 1];
+	hipDeviceProp_t prop;
 	int dev;
 
 	if (name[0] == '\0') {
-		ks_cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
-		ks_cuda_check(cudaGetDeviceProperties(&prop, dev),
-		    "cudaGetDeviceProperties");
+		ks_gpu_check(hipGetDevice(&dev), "hipGetDevice");
+		ks_gpu_check(hipGetDeviceProperties(&prop, dev),
+		    "hipGetDeviceProperties");
 		snprintf(name, sizeof(name), "%s", prop.name);
 	}
 	return name;
 }
 
 static int
-device_attribute(enum cudaDeviceAttr attr, const char *what)
+device_attribute(hipDeviceAttribute_t attr, const char *what)
 {
 	int dev, v;
 
-	ks_cuda_check(cudaGetDevice(&dev), "cudaGetDevice");
-	ks_cuda_check(cudaDeviceGetAttribute(&v, attr, dev), what);
+	ks_gpu_check(hipGetDevice(&dev), "hipGetDevice");
+	ks_gpu_check(hipDeviceGetAttribute(&v, attr, dev), what);
 	return v;
 }
 
@@ -161,7 +180,7 @@ device_attribute(enum cudaDeviceAttr attr, const char *what)
  * Nsight Compute); read lines are clean and simply dropped.
  */
 static __global__ void
-ks_cuda_flush_read(const uint4 *buf, size_t n, unsigned *sink)
+ks_gpu_flush_read(const uint4 *buf, size_t n, unsigned *sink)
 {
 	unsigned acc = 0;
 	size_t i;
@@ -178,11 +197,11 @@ ks_cuda_flush_read(const uint4 *buf, size_t n, unsigned *sink)
 }
 
 static void
-flush_l2(void)
+flush_caches(void)
 {
-	ks_cuda_flush_read<<<T.flush_blocks, 256, 0, cudaStreamLegacy>>>(
+	ks_gpu_flush_read<<<T.flush_blocks, 256, 0, 0>>>(
 	    (const uint4 *)T.flush, T.flush_bytes / sizeof(uint4), T.sink);
-	ks_cuda_check(cudaGetLastError(), "L2 flush");
+	ks_gpu_check(hipGetLastError(), "cache flush");
 }
 
 /* one call, timed from the start event to the end event; no floor */
@@ -191,21 +210,21 @@ time_raw(void (*run)(void *), void *state)
 {
 	float ms;
 
-	flush_l2();
-	ks_cuda_sync("L2 flush");
-	ks_cuda_check(cudaEventRecord(T.start, cudaStreamLegacy),
+	flush_caches();
+	ks_gpu_sync("cache flush");
+	ks_gpu_check(hipEventRecord(T.start, 0),
 	    "start event");
 	run(state);
-	ks_cuda_sync("timed call");
-	ks_cuda_check(cudaEventRecord(T.end, cudaStreamLegacy), "end event");
-	ks_cuda_check(cudaEventSynchronize(T.end), "end event");
-	ks_cuda_check(cudaEventElapsedTime(&ms, T.start, T.end),
-	    "cudaEventElapsedTime");
+	ks_gpu_sync("timed call");
+	ks_gpu_check(hipEventRecord(T.end, 0), "end event");
+	ks_gpu_check(hipEventSynchronize(T.end), "end event");
+	ks_gpu_check(hipEventElapsedTime(&ms, T.start, T.end),
+	    "hipEventElapsedTime");
 	return ms * 1e-3;
 }
 
 static __global__ void
-ks_cuda_empty(void)
+ks_gpu_empty(void)
 {
 }
 
@@ -214,7 +233,7 @@ static void
 run_empty(void *state)
 {
 	(void)state;
-	ks_cuda_empty<<<1, 1, 0, cudaStreamLegacy>>>();
+	ks_gpu_empty<<<1, 1, 0, 0>>>();
 }
 
 static int
@@ -235,14 +254,14 @@ time_empty_queued(void)
 {
 	float ms;
 
-	flush_l2();
-	ks_cuda_check(cudaEventRecord(T.start, cudaStreamLegacy),
+	flush_caches();
+	ks_gpu_check(hipEventRecord(T.start, 0),
 	    "start event");
 	run_empty(NULL);
-	ks_cuda_check(cudaEventRecord(T.end, cudaStreamLegacy), "end event");
-	ks_cuda_sync("empty kernel");
-	ks_cuda_check(cudaEventElapsedTime(&ms, T.start, T.end),
-	    "cudaEventElapsedTime");
+	ks_gpu_check(hipEventRecord(T.end, 0), "end event");
+	ks_gpu_sync("empty kernel");
+	ks_gpu_check(hipEventElapsedTime(&ms, T.start, T.end),
+	    "hipEventElapsedTime");
 	return ms * 1e-3;
 }
 
@@ -277,17 +296,17 @@ measure_floor(void)
 static void
 describe_timer(int l2_bytes, int sms)
 {
-	snprintf(ks_cuda_timer_text, TEXT_MAX,
-	    "CUDA events on %s (%d SMs, L2 %.1f MiB): before each call a "
-	    "kernel reads %.1f MiB to flush the L2 (clean lines only); the start event is "
+	snprintf(ks_gpu_timer_text, TEXT_MAX,
+	    EVENTS_NAME " on %s (%d compute units, L2 %.1f MiB): before each call a "
+	    "kernel reads %.1f MiB to flush the caches (clean lines only); the start event is "
 	    "recorded on an idle device and the end event after "
-	    "cudaDeviceSynchronize, so work on any stream counts; the "
+	    "hipDeviceSynchronize, so work on any stream counts; the "
 	    "host's share of a call, %.2f us (the median call of an empty "
 	    "kernel, %.2f us, less the kernel's own %.2f us), is "
 	    "subtracted from each time; time_us = mean of the timed runs "
-	    "after warm-up, repeated until the standard error is under 1%% "
+	    "after warm-up, repeated until the standard error is under 0.5%% "
 	    "of the mean or the time cap",
-	    ks_cuda_device_name(), sms, l2_bytes / 1048576.0,
+	    ks_gpu_device_name(), sms, l2_bytes / 1048576.0,
 	    T.flush_bytes / 1048576.0, T.floor_s * 1e6, T.call_s * 1e6,
 	    T.kernel_s * 1e6);
 }
@@ -296,27 +315,29 @@ describe_timer(int l2_bytes, int sms)
 static void
 timer_setup(void)
 {
+	size_t llc;
 	int l2, sms;
 
-	l2 = device_attribute(cudaDevAttrL2CacheSize, "L2 size");
-	sms = device_attribute(cudaDevAttrMultiProcessorCount, "SM count");
+	l2 = device_attribute(hipDeviceAttributeL2CacheSize, "L2 size");
+	sms = device_attribute(hipDeviceAttributeMultiprocessorCount, "SM count");
 	/* a device without an L2 still gets a flush of some size */
-	T.flush_bytes = (size_t)FLUSH_L2S * (size_t)(l2 > 0 ? l2 : 1 << 20);
-	if ((T.flush = ks_cuda_malloc(T.flush_bytes, "L2 flush")) == NULL ||
-	    (T.sink = (unsigned *)ks_cuda_malloc(sizeof(unsigned), "L2 flush")) == NULL)
-		ks_cuda_check(cudaErrorMemoryAllocation, "L2 flush buffer");
-	ks_cuda_fill(T.flush, 0, T.flush_bytes, "L2 flush");
-	ks_cuda_sync("L2 flush");
+	llc = l2 > 0 ? (size_t)l2 : (size_t)1 << 20;
+	T.flush_bytes = FLUSH_LLCS * (llc > LLC_FLOOR ? llc : LLC_FLOOR);
+	if ((T.flush = ks_gpu_malloc(T.flush_bytes, "cache flush")) == NULL ||
+	    (T.sink = (unsigned *)ks_gpu_malloc(sizeof(unsigned), "cache flush")) == NULL)
+		ks_gpu_check(hipErrorMemoryAllocation, "cache flush buffer");
+	ks_gpu_fill(T.flush, 0, T.flush_bytes, "cache flush");
+	ks_gpu_sync("cache flush");
 	T.flush_blocks = 8 * (sms > 0 ? sms : 1);
-	ks_cuda_check(cudaEventCreate(&T.start), "cudaEventCreate");
-	ks_cuda_check(cudaEventCreate(&T.end), "cudaEventCreate");
+	ks_gpu_check(hipEventCreate(&T.start), "hipEventCreate");
+	ks_gpu_check(hipEventCreate(&T.end), "hipEventCreate");
 	T.ready = 1;
 	measure_floor();
 	describe_timer(l2, sms);
 }
 
 double
-ks_cuda_time_call(void (*run)(void *), void *state)
+ks_gpu_time_call(void (*run)(void *), void *state)
 {
 	double t;
 

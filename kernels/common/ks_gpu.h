@@ -1,0 +1,74 @@
+/*
+ * ks_gpu.h: what the runner of a GPU problem shares, on every GPU target
+ * (cuda, hip-nvidia, hip-amd): a GPU timer and checked wrappers of the
+ * runtime calls a problem's harness makes.  The implementation,
+ * ks_gpu.hip, is HIP: hipcc builds it for AMD, and nvcc for NVIDIA through
+ * the project's HIP-on-CUDA headers (common/hip-on-cuda).  This header
+ * needs neither runtime, so a CUDA harness and a HIP one both include it.
+ *
+ * Every runtime error ends the runner: "runner: WHAT: MESSAGE" on stderr
+ * and exit status 1.  A kernel that faults (an illegal address, a
+ * trap) leaves the context unusable, so there is nothing to go on
+ * with; exiting at once also keeps a broken candidate from hanging the
+ * runner in a later call.
+ */
+#ifndef KS_GPU_H
+#define KS_GPU_H
+
+#include <stddef.h>
+
+#include "ks_harness.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Times one call on the GPU: flushes the caches, waits for the whole
+ * device, records a start event, calls run(state), waits for the whole
+ * device again and records the end event.  The host's share of that
+ * (launch, wake-up, event record), measured once with an empty kernel,
+ * is subtracted.  Its description, the "timer" of the JSON, is
+ * completed on first use with the device, its L2 and those numbers.
+ */
+extern const struct ks_timer ks_gpu_timer;
+
+/*
+ * The same timing as ks_gpu_timer.time_call, and the text its
+ * description points to, for a problem that wraps the timer in one of
+ * its own (to reset the output before each call, say).
+ */
+double ks_gpu_time_call(void (*run)(void *), void *state);
+extern char ks_gpu_timer_text[];
+
+/* err is a hipError_t or cudaError_t (0 is success); on an error, prints "runner: WHAT: MESSAGE" and exits 1 */
+void ks_gpu_check(int err, const char *what);
+
+/*
+ * Waits for all work on the device and checks the launches before it:
+ * a bad launch configuration is only reported by hipGetLastError, a
+ * fault in a kernel only by the synchronization.
+ */
+void ks_gpu_sync(const char *what);
+
+/* bytes of device memory, or NULL when the device has too little */
+void *ks_gpu_malloc(size_t bytes, const char *what);
+void ks_gpu_free(void *dev);
+
+/* synchronous copies; ks_gpu_download first waits for the device */
+void ks_gpu_upload(void *dev, const void *host, size_t bytes,
+    const char *what);
+void ks_gpu_download(void *host, const void *dev, size_t bytes,
+    const char *what);
+
+/* every byte of dev[0..bytes) set to value, in stream order */
+void ks_gpu_fill(void *dev, int value, size_t bytes, const char *what);
+
+/* the name of the current device, "NVIDIA H200" say */
+const char *ks_gpu_device_name(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * reference.c: the host's side of fp8-mm's reference: drawing the
+ * inputs and computing single elements of c in double, against which
+ * the harness checks its GPU reference and, on a sample, the candidate.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reference.h"
+
+#define CODES		256
+#define GUIDE_BITS	12	/* the guide table's index: top bits of u */
+
+/*
+ * cdf[c]: 2^64 * P(normal value rounds to a code <= c in the order of
+ * value), over the 255 codes that are numbers, as 64-bit thresholds;
+ * code_of[r]: the code of rank r.  guide[g]: the first rank whose
+ * threshold exceeds g << (64 - GUIDE_BITS), where the search starts.
+ */
+static struct {
+	int ready;
+	uint64_t cdf[CODES];
+	uint8_t code_of[CODES];
+	int ncodes;
+	int guide[1 << GUIDE_BITS];
+} D;
+
+/* P(Z <= x) for a standard normal Z */
+static double
+normal_cdf(double x)
+{
+	return 0.5 * erfc(-x / sqrt(2.0));
+}
+
+/* codes in the order of their values, NaN left out */
+static int
+codes_by_value(uint8_t *out)
+{
+	int n = 0, c;
+
+	for (c = 0xff; c > 0x80; c--)		/* -240 ... smallest negative */
+		out[n++] = (uint8_t)c;
+	for (c = 0; c < 0x80; c++)		/* 0 ... 240 */
+		out[n++] = (uint8_t)c;
+	return n;
+}
+
+/*
+ * A value rounds to the code whose interval holds it: from the midpoint
+ * with the code below to the midpoint with the code above, and beyond
+ * the largest magnitude, 240, it saturates (a normal value never gets
+ * there).  Midpoints themselves have probability zero.
+ */
+static void
+draw_init(void)
+{
+	double v, lo, hi, p = 0;
+	int r, g;
+
+	D.ncodes = codes_by_value(D.code_of);
+	for (r = 0; r < D.ncodes; r++) {
+		v = fp8_mm_reference_decode(D.code_of[r]);
+		lo = r == 0 ? -INFINITY :
+		    (v + fp8_mm_reference_decode(D.code_of[r - 1])) / 2;
+		hi = r == D.ncodes - 1 ? INFINITY :
+		    (v + fp8_mm_reference_decode(D.code_of[r + 1])) / 2;
+		p += normal_cdf(hi) - normal_cdf(lo);
+		/* 2^64 * p, clamped; the last threshold is the maximum */
+		D.cdf[r] = r == D.ncodes - 1 || p >= 1 ? UINT64_MAX :
+		    (uint64_t)ldexp(p, 64);
+	}
+	for (g = 0, r = 0; g < 1 << GUIDE_BITS; g++) {
+		while (D.cdf[r] <= (uint64_t)g << (64 - GUIDE_BITS))
+			r++;
+		D.guide[g] = r;
+	}
+	D.ready = 1;
+}
+
+uint8_t
+fp8_mm_reference_draw(uint64_t u)
+{
+	int r;
+
+	if (!D.ready)
+		draw_init();
+	/* the first rank whose threshold exceeds u */
+	for (r = D.guide[u >> (64 - GUIDE_BITS)]; D.cdf[r] <= u &&
+	    r < D.ncodes - 1; r++)
+		;
+	return D.code_of[r];
+}
+
+double
+fp8_mm_reference_element(int m, int n, int k, const uint8_t *a,
+    const uint8_t *b, const float *a_scale, const float *b_scale, int i,
+    int j, double *abs_sum)
+{
+	int scale_n = fp8_mm_reference_scale_n(n), kb, kk;
+	double sum = 0, mag = 0, part, part_mag, s;
+	size_t col;
+
+	for (kb = 0; kb < k / FP8_MM_BLOCK_K; kb++) {
+		part = part_mag = 0;
+		for (kk = kb * FP8_MM_BLOCK_K; kk < (kb + 1) * FP8_MM_BLOCK_K;
+		    kk++) {
+			col = (size_t)kk;
+			double p = (double)fp8_mm_reference_decode(
+			    a[(size_t)i + col * (size_t)m]) *
+			    fp8_mm_reference_decode(
+			    b[(size_t)j + col * (size_t)n]);
+
+			part += p;
+			part_mag += fabs(p);
+		}
+		s = (double)a_scale[(size_t)i + (size_t)kb * m] *
+		    b_scale[(size_t)(j / FP8_MM_BLOCK_N) +
+		    (size_t)kb * scale_n];
+		sum += s * part;
+		mag += fabs(s) * part_mag;
+	}
+	*abs_sum = mag;
+	return sum;
+}

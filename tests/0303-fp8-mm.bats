@@ -1,0 +1,193 @@
+#!/usr/bin/env bats
+# The fp8-mm problem (the paper's): the host reference checked against an
+# independent reading of the spec, the problem's shapes, and the seed and
+# the hand-written variants built for both HIP targets.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+P=$BATS_TEST_DIRNAME/../kernels/fp8-mm
+
+# a driver of reference.c: decode, draw, element
+driver() {
+	cat >drv.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "reference.h"
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 2)
+		return 2;
+	if (strcmp(argv[1], "decode") == 0) {
+		for (int v = 0; v < 256; v++)
+			printf("%d %.17g\n", v, (double)fp8_mm_reference_decode((uint8_t)v));
+	} else if (strcmp(argv[1], "draw") == 0) {
+		long counts[256] = { 0 }, n = atol(argv[2]);
+		uint64_t s = 12345;
+
+		for (long i = 0; i < n; i++) {
+			s += 0x9e3779b97f4a7c15ULL;	/* any uniform 64-bit stream */
+			uint64_t z = s;
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+			counts[fp8_mm_reference_draw(z ^ (z >> 31))]++;
+		}
+		for (int v = 0; v < 256; v++)
+			printf("%d %ld\n", v, counts[v]);
+	} else {	/* element: m n k, bytes and scales from a fixed pattern */
+		int m = 3, n = 130, k = 256, sn = fp8_mm_reference_scale_n(n);
+		uint8_t a[3 * 256], b[130 * 256];
+		float as[3 * 2], bs[2 * 2];
+		double mag;
+
+		/* every code but the NaN */
+		for (int i = 0; i < m * k; i++) a[i] = (uint8_t)((i * 37 + 11) % 256 == 0x80 ? 0x81 : (i * 37 + 11) % 256);
+		for (int i = 0; i < n * k; i++) b[i] = (uint8_t)((i * 53 + 7) % 256 == 0x80 ? 0x7f : (i * 53 + 7) % 256);
+		for (int i = 0; i < m * 2; i++) as[i] = 0.25f * (float)(i - 2);
+		for (int i = 0; i < sn * 2; i++) bs[i] = 0.5f + (float)i;
+		for (int i = 0; i < m; i++)
+			for (int j = 0; j < n; j += 43) {
+				double v = fp8_mm_reference_element(m, n, k, a, b, as, bs, i, j, &mag);
+				printf("%d %d %.17g %.17g\n", i, j, v, mag);
+			}
+		fwrite(a, 1, sizeof a, stderr);
+		fwrite(b, 1, sizeof b, stderr);
+	}
+	return 0;
+}
+C
+	cc -std=c11 -O2 -Wall -Wextra -Werror -I"$P" drv.c "$P/reference.c" -o drv -lm
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+@test "e4m3fnuz decodes exactly as the spec says, 0x80 the only NaN, 0x7f = 240" {
+	driver
+	./drv decode >got
+	run -0 python3 - got <<'PY'
+import math, sys
+for line in open(sys.argv[1]):
+    v, got = line.split()
+    v, got = int(v), float(got)
+    s, e, m = v >> 7, (v >> 3) & 15, v & 7
+    if v == 0x80:
+        assert math.isnan(got), (v, got)
+        continue
+    want = (m / 8) * 2.0 ** -7 if e == 0 else (1 + m / 8) * 2.0 ** (e - 8)
+    want = -want if s else want
+    assert got == want and not (want == 0 and math.copysign(1, got) < 0), (hex(v), got, want)
+print("ok")
+PY
+	assert_output ok
+	run -0 grep -E '^(127|255|1|0) ' got
+	assert_output "0 0
+1 0.0009765625
+127 240
+255 -240"
+}
+
+@test "drawn bytes follow a standard normal rounded to e4m3fnuz, code by code" {
+	driver
+	./drv draw 2000000 >counts
+	run -0 python3 - counts <<'PY'
+import math, sys
+def dec(v):
+    s, e, m = v >> 7, (v >> 3) & 15, v & 7
+    x = (m / 8) * 2.0 ** -7 if e == 0 else (1 + m / 8) * 2.0 ** (e - 8)
+    return -x if s else x
+counts = {int(a): int(b) for a, b in (l.split() for l in open(sys.argv[1]))}
+n = sum(counts.values())
+assert counts[0x80] == 0, "NaN drawn"
+codes = sorted((v for v in range(256) if v != 0x80), key=dec)
+cdf = lambda x: 0.5 * math.erfc(-x / math.sqrt(2))
+worst = 0
+for r, v in enumerate(codes):
+    lo = -math.inf if r == 0 else (dec(v) + dec(codes[r - 1])) / 2
+    hi = math.inf if r == len(codes) - 1 else (dec(v) + dec(codes[r + 1])) / 2
+    p = cdf(hi) - cdf(lo)
+    sd = math.sqrt(n * p * (1 - p)) or 1
+    worst = max(worst, abs(counts[v] - n * p) / sd)
+    if p == 0:
+        assert counts[v] == 0, (hex(v), counts[v])
+assert worst < 6, worst
+print("ok")
+PY
+	assert_output ok
+}
+
+@test "an element of c is the block-scaled sum: scales per 128 of K, b_scale per 128 columns" {
+	driver
+	./drv element >got 2>bytes
+	run -0 python3 - got bytes <<'PY'
+import sys
+def dec(v):
+    if v == 0x80: return float("nan")
+    s, e, m = v >> 7, (v >> 3) & 15, v & 7
+    x = (m / 8) * 2.0 ** -7 if e == 0 else (1 + m / 8) * 2.0 ** (e - 8)
+    return -x if s else x
+m, n, k = 3, 130, 256
+raw = open(sys.argv[2], "rb").read()
+a, b = raw[:m * k], raw[m * k:]
+asc = [0.25 * (i - 2) for i in range(m * 2)]
+bsc = [0.5 + i for i in range(2 * 2)]
+for line in open(sys.argv[1]):
+    i, j, got, mag = line.split()
+    i, j, got = int(i), int(j), float(got)
+    want = 0.0
+    for kb in range(k // 128):
+        part = sum(dec(a[i + kk * m]) * dec(b[j + kk * n]) for kk in range(kb * 128, kb * 128 + 128))
+        want += asc[i + kb * m] * bsc[j // 128 + kb * 2] * part
+    assert abs(got - want) <= 1e-12 * max(1, abs(want)), (i, j, got, want)
+print("ok")
+PY
+	assert_output ok
+}
+
+@test "problem.json: the 11 test and 18 benchmark shapes of the challenge, each with its seed" {
+	run -0 python3 - "$P/problem.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+t = [(s["m"], s["n"], s["k"], s["seed"]) for s in p["test_shapes"]]
+b = [(s["m"], s["n"], s["k"], s["seed"]) for s in p["bench_shapes"]]
+assert len(t) == 11 and len(b) == 18, (len(t), len(b))
+assert t[0] == (64, 64, 128, 6635) and t[-1] == (512, 1536, 7168, 12341)
+assert b[0] == (1024, 1536, 7168, 8135) and b[-1] == (6144, 4096, 512, 45245)
+assert all(k % 128 == 0 and n % 64 == 0 for _, n, k, _ in t + b)
+assert p["tolerance"] == {"rtol": 2e-2, "atol": 1e-3}
+assert p["targets"] == ["hip-amd", "hip-nvidia"]
+print("ok")
+PY
+	assert_output ok
+}
+
+@test "the seed builds for hip-nvidia (nvcc, sm_90a) and hip-amd (hipcc, gfx940): only its kernel is reported" {
+	export PATH="$PATH:/usr/local/cuda/bin"
+	command -v nvcc >/dev/null || skip "nvcc is not installed"
+	command -v hipcc >/dev/null || skip "hipcc is not installed"
+	ks-init -p fp8-mm -t hip-nvidia -k 5 nv
+	ks-implement nv/gen-000/c0
+	run -0 ks-build nv/gen-000/c0
+	assert_equal "$(jget nv/gen-000/c0/build.json '["ok"]')" true
+	run -0 jget nv/gen-000/c0/build.json '["resources"]["kernels"]'
+	assert_output --regexp '^\[\{"name": "_Z12fp8_mm_naive[^"]*", .*"registers": [0-9]+'
+	refute_output --partial "}, {"		# the harness's reference kernel is left out
+	KS_GPU_ARCH=gfx940 ks-init -p fp8-mm -t hip-amd -k 5 amd
+	ks-implement amd/gen-000/c0
+	KS_GPU_ARCH=gfx940 run -0 ks-build amd/gen-000/c0
+	assert_equal "$(jget amd/gen-000/c0/build.json '["ok"]')" true
+	run -0 jget amd/gen-000/c0/build.json '["resources"]["kernels"]'
+	assert_output --regexp '^\[\{"name": "_ZL12fp8_mm_naive[^"]*", "sgprs": [0-9]+, "vgprs": [0-9]+, "agprs": 0, '
+	refute_output --partial "}, {"
+}
+
+@test "the hand-written variants compile for hip-amd without a warning" {
+	command -v hipcc >/dev/null || skip "hipcc is not installed"
+	for v in "$P"/variants/*.hip; do
+		run -0 hipcc -O3 -Wall -Werror --offload-arch=gfx940 -c "$v" -o v.o
+	done
+}

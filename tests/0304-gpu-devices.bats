@@ -1,0 +1,85 @@
+#!/usr/bin/env bats
+# Several GPUs: one harness at a time on each, benches spread over the free
+# ones (KS_GPUS), the runner shown only its own device.  No GPU is needed:
+# a stand-in compiler builds a runner that records the device it was given.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir bin
+	export GPU_LOG=$PWD/gpu.log
+	# a stand-in nvcc whose runner logs CUDA_VISIBLE_DEVICES around a 1 s
+	# "bench" and reports 5 us for every bench shape it is given
+	cat >bin/nvcc <<'SH'
+#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+cat >"$out" <<RUNNER
+#!/bin/sh
+echo "start \$CUDA_VISIBLE_DEVICES \$(date +%s.%N)" >>$GPU_LOG
+res=
+for a in "\$@"; do
+	[ "\$prev" = --bench ] && res="\$res\${res:+, }{\"shape\": [\$(echo "\${a%@*}" | tr x ,)], \"seed\": 1, \"time_us\": 5, \"mean_us\": 5, \"median_us\": 5, \"min_us\": 5, \"max_us\": 5, \"stderr_us\": 0, \"runs\": 5}"
+	prev=\$a
+done
+sleep 1
+echo "end \$CUDA_VISIBLE_DEVICES \$(date +%s.%N)" >>$GPU_LOG
+printf '{"correct": true, "tests": [], "results": [%s], "timer": "stand-in"}' "\$res" >&3
+RUNNER
+chmod +x "$out"
+SH
+	chmod +x bin/nvcc
+	export KS_NVCC=$PWD/bin/nvcc
+	unset CUDA_VISIBLE_DEVICES
+	ks-init -p fp8-mm -t hip-nvidia -k 2 pop
+	for s in 0 1; do
+		mkdir -p pop/gen-001/c$s
+		cp "$KS_ROOT/kernels/fp8-mm/seed.hip" pop/gen-001/c$s/kernel.hip
+		ks-build pop/gen-001/c$s
+	done
+}
+
+# the two benches' [start, end] on one line each, by device: "DEV START END"
+intervals() {
+	awk '$1 == "start" { s[$2 " " NR] = $3 } $1 == "end" { for (k in s) if (split(k, a, " ") && a[1] == $2 && !(k in done)) { print $2, s[k], $3; done[k] = 1; break } }' gpu.log | sort -k2
+}
+
+@test "two benches on two GPUs run at once, each runner seeing only its own" {
+	KS_GPUS=0,1 ks-bench pop/gen-001/c0 &
+	KS_GPUS=0,1 ks-bench pop/gen-001/c1 &
+	wait
+	run -0 jf pop/gen-001/c0/bench.json '["status"]'
+	assert_output ok
+	run -0 sh -c "cut -d' ' -f2 gpu.log | sort -u | tr '\n' ' '"
+	assert_output "0 1 "
+	# the second started before the first ended
+	run -0 intervals
+	[ "$(echo "$output" | awk 'NR == 2 { s = $2 } NR == 1 { e = $3 } END { print (s < e) }')" = 1 ] || fail "not in parallel: $output"
+	run -0 python3 -c 'import json,sys; print(sorted(json.load(open(f))["device"] for f in sys.argv[1:]))' pop/gen-001/c0/bench.json pop/gen-001/c1/bench.json
+	assert_output "['nvidia GPU 0 (CUDA_VISIBLE_DEVICES=0)', 'nvidia GPU 1 (CUDA_VISIBLE_DEVICES=1)']"
+}
+
+@test "two benches on one GPU take turns" {
+	KS_GPUS=3 ks-bench pop/gen-001/c0 &
+	KS_GPUS=3 ks-bench pop/gen-001/c1 &
+	wait
+	run -0 sh -c "cut -d' ' -f2 gpu.log | sort -u"
+	assert_output 3
+	run -0 intervals
+	[ "$(echo "$output" | awk 'NR == 2 { s = $2 } NR == 1 { e = $3 } END { print (s >= e) }')" = 1 ] || fail "overlapped: $output"
+}
+
+@test "make -j with KS_GPUS benches a generation's candidates on different GPUs at once" {
+	KS_GPUS=0,1 run -0 make -s -C "$KS_ROOT" -j4 generation N=1 K=2 POP="$PWD/pop2" PROBLEM=fp8-mm TARGET=hip-nvidia
+	run -0 python3 -c 'import json,sys; print(sorted(json.load(open(f))["device"] for f in sys.argv[1:]))' pop2/gen-001/c0/bench.json pop2/gen-001/c1/bench.json
+	assert_output "['nvidia GPU 0 (CUDA_VISIBLE_DEVICES=0)', 'nvidia GPU 1 (CUDA_VISIBLE_DEVICES=1)']"
+	run -0 intervals
+	[ "$(echo "$output" | tail -2 | awk 'NR == 2 { s = $2 } NR == 1 { e = $3 } END { print (s < e) }')" = 1 ] || fail "not in parallel: $output"
+}
+
+@test "a bad KS_GPUS is named in one line, exit 1, no bench.json" {
+	KS_GPUS=0,x run -1 ks-bench pop/gen-001/c0
+	assert_output "ks-bench: bad KS_GPUS '0,x': expected GPU indices such as 0,1,3 (at most 64)"
+	assert_file_not_exists pop/gen-001/c0/bench.json
+}
