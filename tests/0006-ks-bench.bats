@@ -205,13 +205,26 @@ print("score is the geometric mean:", math.isclose(b["score_us"], gm, rel_tol=1e
 print("device:", bool(re.match(r"cpu: .+ \([0-9]+ threads\)$", b["device"])))
 print("timer:", b["timer"].startswith("host CLOCK_MONOTONIC"))
 PY
-	assert_output "['correct', 'device', 'id', 'message', 'results', 'score_us', 'status', 'timer']
+	assert_output "['correct', 'device', 'id', 'message', 'results', 'salt', 'sandbox', 'score_us', 'status', 'timer']
 g000c0 ok True None
 shapes as in problem.json: True True
 score is the geometric mean: True
 device: True
 timer: True"
 	assert_no_temp_files pop
+}
+
+@test "every bench draws its inputs with a new salt, which bench.json records and KS_BENCH_SALT repeats" {
+	use seeded
+	ks-bench -o a.json $C
+	ks-bench -o b.json $C
+	a=$(jget a.json '["salt"]') b=$(jget b.json '["salt"]')
+	[[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]] || fail "salts: '$a' '$b'"
+	[ "$a" != "$b" ] || fail "the same salt twice: $a"
+	KS_BENCH_SALT=$a ks-bench -o c.json $C
+	assert_equal "$(jget c.json '["salt"]')" "$a"
+	KS_BENCH_SALT=x run -1 ks-bench -o d.json $C
+	assert_output "ks-bench: bad KS_BENCH_SALT 'x': expected an unsigned integer (the salt of a bench.json)"
 }
 
 @test "ks-bench -o writes the file named, and not bench.json" {
@@ -238,6 +251,8 @@ $(n_bench_shapes)"
 	use build_failed
 	ks-bench $C
 	cp -r "$BATS_FILE_TMPDIR/wrong" wpop
+	# the same inputs (a wrong kernel's message names values from them)
+	export KS_BENCH_SALT=7
 	ks-bench wpop/gen-000/c0
 	touch -d '2020-01-01' $C/bench.json wpop/gen-000/c0/bench.json
 	before=$(stat -c %Y $C/bench.json wpop/gen-000/c0/bench.json)

@@ -191,3 +191,19 @@ PY
 		run -0 hipcc -O3 -Wall -Werror --offload-arch=gfx940 -c "$v" -o v.o
 	done
 }
+
+@test "on an NVIDIA GPU: the seed and both variants are correct on every shape (hip-nvidia)" {
+	[ -e /dev/nvidiactl ] || skip "no NVIDIA GPU on this machine: run tests/gpu/validate.sh OUT fp8-mm hip-nvidia where there is one"
+	export PATH="$PATH:/usr/local/cuda/bin" KS_TIME_CAP_S=0.01 KS_MIN_RUNS=1
+	ks-init -p fp8-mm -t hip-nvidia -k 5 pop
+	ks-implement pop/gen-000/c0
+	mkdir -p pop/gen-001/c0 pop/gen-001/c1
+	cp "$P/variants/tiled.hip" pop/gen-001/c0/kernel.hip
+	cp "$P/variants/wide.hip" pop/gen-001/c1/kernel.hip
+	for c in gen-000/c0 gen-001/c0 gen-001/c1; do
+		ks-build pop/$c
+		ks-bench pop/$c
+		run -0 jf pop/$c/bench.json '["status"]'
+		assert_output ok
+	done
+}

@@ -4,8 +4,10 @@
  * time for every benchmark shape.  Records bench.json.  A wrong, crashing
  * or hanging kernel is a result (exit 0); a broken setup is not.
  */
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
@@ -22,10 +24,12 @@ struct bench {
 	struct ks_problem prob;
 	const struct ks_target *target;
 	double time_cap_s, timeout_s;
-	long mem_mb, min_runs;
+	long mem_mb, min_runs, fsize_mb;
 	int gpus[KS_LOCK_ANY_MAX], ngpus;	/* GPU targets: indices to use */
 	int gpus_given;				/* from KS_GPUS, not found */
 	char *device;				/* "device" of bench.json */
+	const char *salt;			/* KS_BENCH_SALT, or NULL */
+	char *sandbox;				/* "sandbox" of bench.json */
 };
 
 /*
@@ -119,15 +123,21 @@ load_gpus(struct bench *b)
 static int
 load_settings(struct bench *b)
 {
-	double mem, min_runs;
+	double mem, min_runs, fsize;
 
 	if (setting(&b->prob, "KS_TIME_CAP_S", "time_cap_s", 0, 2.0, &b->time_cap_s) < 0 ||
+	    setting(&b->prob, "KS_BENCH_FILE_MB", "file_mb", 1, 1024, &fsize) < 0 ||
 	    setting(&b->prob, "KS_BENCH_TIMEOUT_S", "bench_s", 0, 300, &b->timeout_s) < 0 ||
 	    setting(&b->prob, "KS_BENCH_MEMORY_MB", "memory_mb", 1, 4096, &mem) < 0 ||
 	    setting(&b->prob, "KS_MIN_RUNS", "min_runs", 1, 5, &min_runs) < 0)
 		return -1;
 	b->mem_mb = (long)mem;
 	b->min_runs = (long)min_runs;
+	b->fsize_mb = (long)fsize;
+	if ((b->salt = getenv("KS_BENCH_SALT")) && (!*b->salt || strspn(b->salt, "0123456789") != strlen(b->salt))) {
+		ks_warnx("bad KS_BENCH_SALT '%s': expected an unsigned integer (the salt of a bench.json)", b->salt);
+		return -1;
+	}
 	return load_gpus(b);
 }
 
@@ -161,7 +171,11 @@ runner_argv(const struct bench *b)
 	ks_json_num(tol, "rtol", NULL, &rtol);
 	ks_json_num(tol, "atol", NULL, &atol);
 	ks_json_int(b->prob.json, "seed", NULL, 0, 1L << 62, &seed);
-	ks_argv_add(&argv, &n, ks_easprintf("%s/runner", b->dir));
+	/* absolute: the runner starts in a directory of its own */
+	char *dir = realpath(b->dir, NULL);
+
+	ks_argv_add(&argv, &n, ks_easprintf("%s/runner", dir ? dir : b->dir));
+	free(dir);
 	ks_argv_add(&argv, &n, ks_estrdup("--json-fd"));
 	ks_argv_add(&argv, &n, ks_estrdup("3"));
 	ks_argv_add(&argv, &n, ks_estrdup("--seed"));
@@ -174,6 +188,11 @@ runner_argv(const struct bench *b)
 	ks_argv_add(&argv, &n, ks_easprintf("%.17g", b->time_cap_s));
 	ks_argv_add(&argv, &n, ks_estrdup("--min-runs"));
 	ks_argv_add(&argv, &n, ks_easprintf("%ld", b->min_runs));
+	/* Otherwise the harness draws a salt no kernel can know; this one repeats a run. */
+	if (b->salt) {
+		ks_argv_add(&argv, &n, ks_estrdup("--salt"));
+		ks_argv_add(&argv, &n, ks_estrdup(b->salt));
+	}
 	add_shapes(&argv, &n, &b->prob, b->prob.test_shapes, "--test");
 	add_shapes(&argv, &n, &b->prob, b->prob.bench_shapes, "--bench");
 	return argv;
@@ -216,13 +235,95 @@ new_result(const struct bench *b, const char *status, const char *message)
 	return r;
 }
 
+/*
+ * A sum of products of numbers and the shape's dimensions, the way
+ * problem.json's "bound" writes the work of a shape ("2*m*n*k",
+ * "2*rows*cols*2 + cols*2"); -1 when expr is not one.
+ */
+static double
+eval_work(const char *expr, const cJSON *shape)
+{
+	double sum = 0, prod = 1, f;
+	const char *p = expr;
+	char *end, name[64];
+
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (isdigit((unsigned char)*p)) {
+			f = strtod(p, &end);
+			p = end;
+		} else if (isalpha((unsigned char)*p) || *p == '_') {
+			size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+			const cJSON *v;
+
+			if (n >= sizeof name)
+				return -1;
+			memcpy(name, p, n);
+			name[n] = '\0';
+			p += n;
+			if (!cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(shape, name)))
+				return -1;
+			f = v->valuedouble;
+		} else {
+			return -1;
+		}
+		prod *= f;
+		while (*p == ' ')
+			p++;
+		if (*p == '*') {
+			p++;
+			continue;
+		}
+		sum += prod;
+		prod = 1;
+		if (*p == '+')
+			p++;
+		else
+			return *p == '\0' ? sum : -1;
+	}
+}
+
+/*
+ * The least time a shape can take on the target, in us, from problem.json
+ * "bound": {"flops" or "bytes": work, "peak_flops_per_s" or
+ * "peak_bytes_per_s": a number, or one per target}.  0 when the problem
+ * gives none for this target; -1, said, when the bound is malformed.
+ */
+static double
+sol_us(const struct bench *b, const cJSON *shape)
+{
+	const cJSON *bound = cJSON_GetObjectItemCaseSensitive(b->prob.json, "bound"), *peak;
+	const char *flops = ks_json_str(bound, "flops", NULL), *bytes = ks_json_str(bound, "bytes", NULL);
+	double work;
+
+	if (!bound)
+		return 0;
+	peak = cJSON_GetObjectItemCaseSensitive(bound, flops ? "peak_flops_per_s" : "peak_bytes_per_s");
+	if (cJSON_IsObject(peak) && !(peak = cJSON_GetObjectItemCaseSensitive(peak, b->target->name)))
+		return 0;
+	if (!(flops || bytes) || !cJSON_IsNumber(peak) || peak->valuedouble <= 0 ||
+	    (work = eval_work(flops ? flops : bytes, shape)) < 0) {
+		ks_warnx("'%s': field \"bound\" must hold \"flops\" or \"bytes\" (a sum of products of numbers "
+		    "and dims) and a positive peak per second", b->prob.path);
+		return -1;
+	}
+	return work / peak->valuedouble * 1e6;
+}
+
 static const char *const stat_keys[] = {
 	"time_us", "mean_us", "median_us", "min_us", "max_us", "stderr_us", "runs"
 };
 
 /* Copies the harness's per-shape numbers under the problem's own shape. */
+/*
+ * Copies the harness's per-shape numbers into res under the problem's
+ * shapes and computes the score.  A time under the shape's speed of light
+ * sets *faster, the reason the result cannot stand.  Returns 0, -1 when
+ * the numbers do not fit the shapes, -2 when the problem's bound is bad.
+ */
 static int
-add_results(const struct bench *b, const cJSON *hres, cJSON *res, double *score)
+add_results(const struct bench *b, const cJSON *hres, cJSON *res, double *score, char **faster)
 {
 	const cJSON *shapes = b->prob.bench_shapes, *d;
 	cJSON *results = cJSON_GetObjectItemCaseSensitive(res, "results");
@@ -254,6 +355,21 @@ add_results(const struct bench *b, const cJSON *hres, cJSON *res, double *score)
 		if (ks_json_num(h, "time_us", NULL, &v) < 0 || v <= 0)
 			return -1;
 		logsum += log(v);
+		double sol = sol_us(b, shape);
+
+		if (sol < 0)
+			return -2;
+		if (sol > 0) {
+			cJSON_AddNumberToObject(e, "bound_us", sol);
+			if (v < sol && !*faster) {
+				char *name = ks_shape_name(s, b->prob.dims);
+
+				*faster = ks_easprintf("bench shape %s: %.4g us is faster than the speed of light "
+				    "of that shape on %s, %.4g us (problem.json \"bound\"): the harness cannot have "
+				    "seen all the work", name, v, b->target->name, sol);
+				free(name);
+			}
+		}
 	}
 	*score = exp(logsum / n);
 	return 0;
@@ -265,7 +381,7 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 {
 	cJSON *h = NULL, *res;
 	char *text, *why;
-	const cJSON *correct;
+	const cJSON *correct, *salt;
 	double score;
 
 	if (pr->timed_out) {
@@ -295,22 +411,41 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 	}
 	free(text);
 	correct = h ? cJSON_GetObjectItemCaseSensitive(h, "correct") : NULL;
+	salt = h ? cJSON_GetObjectItemCaseSensitive(h, "salt") : NULL;
 	if (!cJSON_IsBool(correct)) {
 		res = new_result(b, "crashed", "the harness exited without a valid result");
 	} else if (cJSON_IsFalse(correct)) {
 		const char *f = ks_json_str(h, "failure", NULL);
 		res = new_result(b, "incorrect", f ? f : "wrong result");
 	} else {
+		char *faster = NULL;
+		int added;
+
 		res = new_result(b, "ok", NULL);
-		if (add_results(b, cJSON_GetObjectItemCaseSensitive(h, "results"), res, &score) < 0) {
+		if ((added = add_results(b, cJSON_GetObjectItemCaseSensitive(h, "results"), res, &score, &faster)) == -2) {
+			cJSON_Delete(res);
+			res = NULL;
+		} else if (added < 0) {
 			cJSON_Delete(res);
 			res = new_result(b, "crashed", "the harness printed results that do not match the benchmark shapes");
 		} else {
 			cJSON_ReplaceItemInObjectCaseSensitive(res, "correct", cJSON_CreateTrue());
-			ks_json_set_num(res, "score_us", score);
 			ks_json_set_str(res, "timer", ks_json_str(h, "timer", NULL));
+			/* faster than physics: a timer that missed the work, not a record */
+			if (faster) {
+				ks_json_set_str(res, "status", "rejected");
+				ks_json_set_str(res, "message", faster);
+			} else {
+				ks_json_set_num(res, "score_us", score);
+			}
 		}
+		free(faster);
 	}
+	if (res && b->sandbox)
+		cJSON_AddStringToObject(res, "sandbox", b->sandbox);
+	/* the inputs' salt: KS_BENCH_SALT=it repeats this run's inputs */
+	if (res && cJSON_IsNumber(salt))
+		cJSON_AddNumberToObject(res, "salt", salt->valuedouble);
 	cJSON_Delete(h);
 	return res;
 }
@@ -360,16 +495,88 @@ take_device(struct bench *b)
 	return 0;
 }
 
+/* 1 when bubblewrap runs here with what the sandbox asks of it */
+static int
+bwrap_works(void)
+{
+	char *argv[] = { "bwrap", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
+		"--unshare-net", "--unshare-pid", "--die-with-parent", "true", NULL };
+	struct ks_proc_opts o = { .timeout_s = 20 };
+	struct ks_proc_result r;
+	char *found = ks_find_in_path("bwrap");
+
+	if (!found)
+		return 0;
+	free(found);
+	return ks_proc_run(argv, &o, &r) == 0 && r.exited && r.status == 0;
+}
+
+/*
+ * How the harness is shut in.  With bubblewrap (KS_SANDBOX=bwrap, the
+ * default where it works): the whole file system read-only but for the
+ * run's own directory, /dev as it is (the GPU), a /proc and /dev/shm of
+ * its own, no network, its own process tree (nothing it starts outlives
+ * it), dying with ks-bench.  Always (KS_SANDBOX=basic alone): a minimal
+ * environment, a network namespace, file-size and memory limits (ks_proc.c).
+ * Returns the argv to run (argv itself, or a new one that took argv's
+ * strings and freed it), or NULL with argv untouched.
+ */
+static char **
+sandbox_argv(struct bench *b, char **argv, const char *box)
+{
+	const char *want = getenv("KS_SANDBOX");
+	char **out = NULL, *abox;
+	size_t n = 0;
+
+	if (want && *want && strcmp(want, "bwrap") != 0 && strcmp(want, "basic") != 0) {
+		ks_warnx("bad KS_SANDBOX '%s': expected bwrap or basic", want);
+		return NULL;
+	}
+	if ((want && strcmp(want, "basic") == 0) || (!(want && *want) && !bwrap_works())) {
+		b->sandbox = ks_estrdup("basic: minimal environment, own network namespace where permitted, "
+		    "file-size and memory limits, own working directory");
+		return argv;
+	}
+	if (want && *want && !bwrap_works()) {
+		ks_warnx("KS_SANDBOX=bwrap, but bwrap does not run here (install bubblewrap; it needs namespaces)");
+		return NULL;
+	}
+	if (!(abox = realpath(box, NULL))) {
+		ks_warn("cannot resolve '%s'", box);
+		return NULL;
+	}
+	const char *pre[] = { "bwrap", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--tmpfs", "/dev/shm",
+		"--proc", "/proc", "--bind", abox, abox, "--chdir", abox, "--unshare-net", "--unshare-pid",
+		"--unshare-ipc", "--die-with-parent", "--", NULL };
+	for (const char **p = pre; *p; p++)
+		ks_argv_add(&out, &n, ks_estrdup(*p));
+	for (char **a = argv; *a; a++)
+		ks_argv_add(&out, &n, *a);
+	free(argv);
+	free(abox);
+	b->sandbox = ks_estrdup("bwrap: file system read-only but its own directory, no network, own process "
+	    "tree, minimal environment, file-size and memory limits");
+	return out;
+}
+
 static cJSON *
 run_harness(struct bench *b)
 {
 	struct ks_proc_opts o = { 0 };
 	struct ks_proc_result pr;
 	char **argv = runner_argv(b), *json = ks_easprintf("%s/.harness.json.XXXXXX", b->dir);
-	char *log = ks_easprintf("%s/bench.log", b->dir);
+	char *log = ks_easprintf("%s/bench.log", b->dir), *box = ks_easprintf("%s/.sandbox", b->dir), **wrapped;
 	cJSON *res = NULL;
 	int fd;
 
+	/* the runner's own working directory, empty at the start, removed at the end */
+	if (ks_remove_tree(box) < 0 || mkdir(box, 0700) < 0) {
+		ks_warn("cannot make the working directory '%s'", box);
+		goto out;
+	}
+	if (!(wrapped = sandbox_argv(b, argv, box)))
+		goto out;
+	argv = wrapped;
 	/* A name of its own, so no harness left over from a killed run can write into it. */
 	if ((fd = mkstemp(json)) < 0) {
 		ks_warn("cannot create a temporary file in '%s'", b->dir);
@@ -387,11 +594,24 @@ run_harness(struct bench *b)
 	 */
 	o.mem_mb = strcmp(b->target->device, "cpu") == 0 ? b->mem_mb : 0;
 	o.cpu_s = (long)(b->timeout_s * 4) + 10;
-	if (take_device(b) == 0 && ks_proc_run(argv, &o, &pr) == 0)
+	o.cwd = box;
+	o.sandbox = 1;
+	o.fsize_mb = b->fsize_mb;
+	if (take_device(b) == 0 && ks_proc_run(argv, &o, &pr) == 0) {
+		/* bubblewrap passes on a signal that killed the runner as 128 + its number */
+		if (strcmp(argv[0], "bwrap") == 0 && pr.exited &&
+		    pr.status > 128 && pr.status < 128 + 65) {
+			pr.exited = 0;
+			pr.signaled = 1;
+			pr.sig = pr.status - 128;
+		}
 		res = verdict(b, json, &pr, log);
+	}
 	unlink(json);
+	ks_remove_tree(box);
 out:
-	for (char **a = argv; *a; a++)
+	free(box);
+	for (char **a = argv; a && *a; a++)
 		free(*a);
 	free(argv);
 	free(json);
@@ -433,7 +653,10 @@ bench_cand(struct bench *b)
 		goto out;
 	}
 	if (cJSON_IsFalse(ok)) {
-		res = rejected_by_implement(b);
+		const char *why = ks_json_str(build, "rejected", NULL);
+
+		/* refused by ks-build's static check, or by ks-implement */
+		res = why ? new_result(b, "rejected", why) : rejected_by_implement(b);
 		if (!res)
 			res = new_result(b, "build_failed", "the kernel did not compile: see diagnostics in build.json");
 		goto out;
@@ -487,6 +710,7 @@ out:
 	free(path);
 	free(b.root);
 	free(b.device);
+	free(b.sandbox);
 	return rc;
 }
 
@@ -504,7 +728,10 @@ main(int argc, char *argv[])
 	    "  crashed or timeout.  Environment: KS_TIME_CAP_S (timing per shape),\n"
 	    "  KS_BENCH_TIMEOUT_S (wall clock), KS_BENCH_MEMORY_MB, KS_MIN_RUNS,\n"
 	    "  KS_LOCK_DIR (where the per-device locks live, default /tmp),\n"
-	    "  KS_GPUS (the GPUs to bench on, e.g. 0,1: the first free one is taken).\n", &out);
+	    "  KS_GPUS (the GPUs to bench on, e.g. 0,1: the first free one is taken),\n"
+	    "  KS_BENCH_SALT (the inputs of an earlier bench.json's \"salt\"; default random),\n"
+	    "  KS_BENCH_FILE_MB (the largest file the harness may write, default 1024),\n"
+	    "  KS_SANDBOX (bwrap, the default where bubblewrap runs, or basic).\n", &out);
 	rval = bench(dir, out);
 	if (ks_fclose_stdout() < 0)
 		rval = 1;

@@ -95,14 +95,48 @@ limit_of(const struct ks_problem *p, const char *key, double dflt)
 	return ks_json_num(limits, key, NULL, &v) == 0 && v > 0 ? v : dflt;
 }
 
+/*
+ * A kernel the static check refuses is not built: build.json says why in
+ * "rejected" and "diagnostics" (which a repair shows the model), and
+ * ks-bench records the candidate as rejected.  Returns 1 when refused.
+ */
+static int
+refuse(struct build *b, cJSON *out)
+{
+	char *src = ks_file_read(b->kernel, NULL), *why, *d;
+
+	if (!src)
+		return 0;
+	why = ks_static_check(src, cJSON_GetObjectItemCaseSensitive(b->prob.json, "forbidden"));
+	free(src);
+	if (!why)
+		return 0;
+	unlink(b->runner);
+	d = ks_easprintf("not built: the kernel %s", why);
+	cJSON_AddBoolToObject(out, "ok", 0);
+	cJSON_AddStringToObject(out, "target", b->target->name);
+	cJSON_AddNullToObject(out, "compiler");
+	cJSON_AddNullToObject(out, "command");
+	cJSON_AddNumberToObject(out, "seconds", 0);
+	cJSON_AddStringToObject(out, "diagnostics", d);
+	cJSON_AddNullToObject(out, "resources");
+	cJSON_AddStringToObject(out, "rejected", d + strlen("not built: "));
+	free(d);
+	free(why);
+	return 1;
+}
+
 static int
 compile(struct build *b, cJSON *out)
 {
 	struct ks_proc_opts o = { 0 };
 	struct ks_proc_result r;
-	char **argv = build_argv(b), *cmd, *version, *diag;
+	char **argv, *cmd, *version, *diag;
 	int ok;
 
+	if (refuse(b, out))
+		return 0;
+	argv = build_argv(b);
 	if (!(version = compiler_version(argv[0]))) {
 		argv_free(argv);
 		return -1;
@@ -110,6 +144,9 @@ compile(struct build *b, cJSON *out)
 	cmd = ks_shell_quote_argv(argv);
 	o.out_path = o.err_path = b->log;
 	o.timeout_s = limit_of(&b->prob, "build_s", 120);
+	/* the compiler reads untrusted source: no keys in its environment, no network */
+	o.sandbox = 1;
+	o.fsize_mb = 4096;
 	/* Only a binary of this very build may stand as the runner. */
 	unlink(b->runner);
 	if (ks_proc_run(argv, &o, &r) < 0) {

@@ -65,6 +65,7 @@ int ks_file_write_atomic(const char *path, const char *data, size_t len);
 int ks_file_copy_atomic(const char *from, const char *to);
 int ks_mkdir_p(const char *path);
 int ks_exists(const char *path);
+int ks_remove_tree(const char *path);   /* rm -r, links not followed; -1 with a message */
 int ks_is_dir(const char *path);
 
 /* ks_json.c: the one way JSON comes in and goes out */
@@ -95,6 +96,14 @@ struct ks_proc_opts {
 	double timeout_s;        /* wall clock; 0: none */
 	long mem_mb;             /* address-space limit; 0: none */
 	long cpu_s;              /* CPU-time limit; 0: none */
+	/*
+	 * Untrusted code: a minimal environment (no keys or secrets: see
+	 * ks_proc.c), HOME and TMPDIR set to cwd, no network where the
+	 * system lets a process have a network namespace of its own, a
+	 * file-size limit and, for a user other than root, a process limit.
+	 */
+	int sandbox;
+	long fsize_mb;           /* with sandbox: largest file it may write; 0: none */
 };
 struct ks_proc_result {
 	int exited, status;      /* exit status when exited */
@@ -115,6 +124,8 @@ char *ks_shell_quote_argv(char *const argv[]);
 void ks_argv_add(char ***argv, size_t *n, char *s);  /* appends s (owned) and keeps argv NULL-terminated */
 /* Runs argv and returns what it printed on stdout (at most 64 KiB); NULL with a message. */
 char *ks_proc_capture(char *const argv[], double timeout_s);
+/* The path of an executable name in PATH (malloc'd), or NULL. */
+char *ks_find_in_path(const char *name);
 /* Waits for the first free of n lock files; returns its index, held until exit, or -1. */
 #define KS_LOCK_ANY_MAX 64
 int ks_lock_any(char *const *paths, int n);
@@ -215,6 +226,13 @@ char *ks_target_arch_flag(const struct ks_target *t);       /* NULL when the tar
 cJSON *ks_target_resources(const struct ks_target *t, const char *diagnostics);
 /* 1 when this machine has the device the target runs on. */
 int ks_target_device_present(const struct ks_target *t);
+
+/*
+ * ks_static.c: what a candidate's source may not do (vendor libraries,
+ * threads, clocks, main, interposition, the harness's names, and the
+ * problem's own "forbidden" rules); the reason, or NULL when none.
+ */
+char *ks_static_check(const char *src, const cJSON *forbidden);
 
 /* ks_tune.c: tunable parameters a kernel declares ("#define X 8  ks-tune: 4 8 16") */
 #define KS_TUNE_MAX_VALUES 16

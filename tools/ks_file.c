@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <ftw.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,4 +179,25 @@ ks_is_dir(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int
+remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return (type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+int
+ks_remove_tree(const char *path)
+{
+	if (!ks_exists(path))
+		return 0;
+	/* FTW_PHYS: a symbolic link is removed, never followed */
+	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0) {
+		ks_warn("cannot remove '%s'", path);
+		return -1;
+	}
+	return 0;
 }

@@ -5,9 +5,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -64,6 +67,91 @@ set_limit(int resource, rlim_t v)
 	setrlimit(resource, &rl);
 }
 
+/* What the environment of sandboxed code keeps: what compilers and GPU runtimes read. */
+static const char *const env_keep[] = {
+	"PATH=", "LD_LIBRARY_PATH=", "CUDA_", "HIP_", "ROCM_", "ROCR_", "HSA_", "NVIDIA_", "OMP_", "GOMP_",
+	"KMP_", NULL
+};
+
+/*
+ * The environment for sandboxed code: the variables of env_keep and no
+ * others (no API keys, tokens or HOME secrets), HOME and TMPDIR its own
+ * directory, the C locale.  Allocated in the child, which execs at once.
+ */
+static char **
+sandbox_env(const char *dir)
+{
+	extern char **environ;
+	size_t n = 0, k = 0;
+	char **env, **e;
+
+	for (e = environ; *e; e++)
+		n++;
+	if (!(env = calloc(n + 4, sizeof *env)))
+		_exit(126);
+	for (e = environ; *e; e++)
+		for (const char *const *keep = env_keep; *keep; keep++)
+			if (strncmp(*e, *keep, strlen(*keep)) == 0) {
+				env[k++] = *e;
+				break;
+			}
+	if (asprintf(&env[k++], "HOME=%s", dir) < 0 || asprintf(&env[k++], "TMPDIR=%s", dir) < 0)
+		_exit(126);
+	env[k++] = "LC_ALL=C";
+	env[k] = NULL;
+	return env;
+}
+
+/* The number of processes the real user has now, from /proc. */
+static long
+user_processes(uid_t uid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	struct stat st;
+	char path[300];
+	long n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9') {
+			snprintf(path, sizeof path, "/proc/%s", de->d_name);
+			if (stat(path, &st) == 0 && st.st_uid == uid)
+				n++;
+		}
+	closedir(d);
+	return n;
+}
+
+/*
+ * No network: a network namespace of its own holds only a loopback that
+ * is down.  Root may make one; another user where user namespaces are
+ * allowed.  Where neither is possible the code runs with the network.
+ */
+static void
+drop_network(void)
+{
+	if (unshare(CLONE_NEWNET) == 0)
+		return;
+	(void)unshare(CLONE_NEWUSER | CLONE_NEWNET);
+}
+
+static void
+enter_sandbox(const struct ks_proc_opts *o)
+{
+	extern char **environ;
+	char cwd[4096];
+
+	if (o->fsize_mb > 0)
+		set_limit(RLIMIT_FSIZE, (rlim_t)o->fsize_mb << 20);
+	/* root is not held by RLIMIT_NPROC; anyone else gets some room beyond what runs now */
+	if (geteuid() != 0)
+		set_limit(RLIMIT_NPROC, (rlim_t)(user_processes(getuid()) + 512));
+	drop_network();
+	environ = sandbox_env(getcwd(cwd, sizeof cwd) ? cwd : "/tmp");
+}
+
 /* In the child: limits, descriptors, then exec; errno goes back on errpipe. */
 static _Noreturn void
 child(char *const argv[], const struct ks_proc_opts *o, int errpipe, pid_t parent)
@@ -82,11 +170,6 @@ child(char *const argv[], const struct ks_proc_opts *o, int errpipe, pid_t paren
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
-	if (o->cwd && chdir(o->cwd) < 0) {
-		err = errno;
-		(void)!write(errpipe, &err, sizeof err);
-		_exit(126);
-	}
 	redirect(o->in_path, 0, O_RDONLY);
 	redirect(o->out_path, 1, O_WRONLY | O_CREAT | O_TRUNC);
 	if (o->err_path && o->out_path && strcmp(o->err_path, o->out_path) == 0)
@@ -100,6 +183,14 @@ child(char *const argv[], const struct ks_proc_opts *o, int errpipe, pid_t paren
 		set_limit(RLIMIT_AS, (rlim_t)o->mem_mb << 20);
 	if (o->cpu_s > 0)
 		set_limit(RLIMIT_CPU, (rlim_t)o->cpu_s);
+	/* after the redirections, whose paths may be relative to where we were */
+	if (o->cwd && chdir(o->cwd) < 0) {
+		err = errno;
+		(void)!write(errpipe, &err, sizeof err);
+		_exit(126);
+	}
+	if (o->sandbox)
+		enter_sandbox(o);
 	execvp(argv[0], argv);
 	err = errno;
 	(void)!write(errpipe, &err, sizeof err);
@@ -294,4 +385,25 @@ ks_lock_any(char *const *paths, int n)
 		if (i != got)
 			close(fds[i]);
 	return got < 0 ? -1 : got;
+}
+
+char *
+ks_find_in_path(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *end;
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? ks_estrdup(name) : NULL;
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		/* an empty entry is the current directory */
+		char *cand = end == p ? ks_easprintf("./%s", name) : ks_easprintf("%.*s/%s", (int)(end - p), p, name);
+
+		if (access(cand, X_OK) == 0)
+			return cand;
+		free(cand);
+	}
+	return NULL;
 }

@@ -28,6 +28,8 @@
 #define WARMUP_S	0.05	/* and at least this long */
 #define MAX_RUNS	1000000L
 #define FRESH_STREAM	0x66726573ULL	/* "fres": the seed stream of fresh inputs */
+#define SPOT_STREAM	0x73706f74ULL	/* "spot": which timed calls are checked */
+#define SPOT_ONE_IN	4		/* a timed call is checked with chance 1/4 */
 #define TARGET_RSE	0.005	/* stop once stderr/mean is under this */
 #define SEED_MASK	((UINT64_C(1) << 53) - 1)
 
@@ -39,6 +41,8 @@ struct shape {
 
 struct opts {
 	uint64_t seed;
+	uint64_t salt;		/* mixed into every shape's seed; 0: none */
+	uint64_t rng;		/* which timed calls are spot-checked */
 	double rtol, atol, time_cap;
 	long min_runs;
 	int json_fd;
@@ -60,6 +64,7 @@ struct bench_rec {
 
 struct report {
 	int correct;
+	uint64_t salt;
 	char failure[1024];
 	struct test_rec *tests;
 	struct bench_rec *benches;
@@ -154,6 +159,33 @@ ks_fill_uniform_f32(float *x, size_t n, uint64_t seed, float lo, float hi)
 	}
 }
 
+/*
+ * An output whose elements are all equal where the reference's are not
+ * fails, whatever the tolerance: a zero or constant output must never
+ * pass as the result, even where a loose atol would let each element by.
+ */
+static void
+check_not_constant(const float *got, const float *want, size_t n,
+    struct ks_check *res)
+{
+	size_t i;
+
+	if (n < 2)
+		return;
+	for (i = 1; i < n; i++)
+		if (got[i] != got[0])
+			return;
+	for (i = 1; i < n; i++)
+		if (want[i] != want[0])
+			break;
+	if (i == n)
+		return;		/* the reference is constant too */
+	res->ok = 0;
+	snprintf(res->reason, sizeof(res->reason), "every one of the %zu "
+	    "output elements is %.9g, but the reference's differ: a "
+	    "constant output", n, (double)got[0]);
+}
+
 void
 ks_check_f32(const float *got, const float *want, size_t n, double rtol,
     double atol, struct ks_check *res)
@@ -192,6 +224,8 @@ ks_check_f32(const float *got, const float *want, size_t n, double rtol,
 		res->worst_ratio = 0;
 	res->checked = n;
 	res->ok = res->bad == 0;
+	if (res->ok)
+		check_not_constant(got, want, n, res);
 }
 
 static void
@@ -199,7 +233,7 @@ usage(FILE *fp)
 {
 	int i;
 
-	fprintf(fp, "usage: runner [--seed S] [--rtol R] [--atol A] "
+	fprintf(fp, "usage: runner [--seed S] [--salt S] [--rtol R] [--atol A] "
 	    "[--time-cap SECONDS] [--min-runs N]\n"
 	    "              [--json-fd FD] --test SHAPE ... "
 	    "--bench SHAPE ...\n"
@@ -210,6 +244,8 @@ usage(FILE *fp)
 	    " e.g. 17x31x9 or 1024x512x7168@6563\n"
 	    "defaults: --seed 1 --rtol 1e-4 --atol 1e-3 --time-cap 2"
 	    " --min-runs 5 --json-fd 1\n"
+	    "--salt: mixed into every shape's seed; by default drawn at random"
+	    " each run (the JSON gives it), 0 for none\n"
 	    "tests are checked; bench shapes are checked and timed; one "
 	    "JSON verdict goes to FD\n");
 }
@@ -305,19 +341,43 @@ check_json_fd(int fd)
 
 /*
  * Shapes without a seed of their own get one derived from --seed, their
- * kind and position, cut to 53 bits so that any JSON reader keeps it
- * exact and SHAPE@SEED reproduces the shape on its own.
+ * kind and position; then the run's salt is mixed in, so that no kernel
+ * can know the inputs before the run.  Cut to 53 bits so that any JSON
+ * reader keeps the seed exact and SHAPE@SEED with --salt 0 reproduces
+ * the shape on its own.
  */
 static void
-derive_seeds(struct shape *sh, size_t n, uint64_t seed, int kind)
+derive_seeds(struct shape *sh, size_t n, uint64_t seed, int kind,
+    uint64_t salt)
 {
 	uint64_t base;
 	size_t i;
 
 	base = ks_seed_derive(seed, kind);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (!sh[i].has_seed)
 			sh[i].seed = ks_seed_derive(base, i) & SEED_MASK;
+		if (salt != 0)
+			sh[i].seed = ks_seed_derive(sh[i].seed, salt) & SEED_MASK;
+	}
+}
+
+/*
+ * 53 random bits from the kernel's entropy (never 0, which means no
+ * salt); the clock and the pid where there is none to read.
+ */
+static uint64_t
+random_salt(void)
+{
+	uint64_t v = 0;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		v = ks_seed_derive((uint64_t)time(NULL), (uint64_t)getpid());
+	if (fd >= 0)
+		close(fd);
+	v &= SEED_MASK;
+	return v ? v : 1;
 }
 
 static void
@@ -329,6 +389,7 @@ parse_args(struct opts *o, int argc, char **argv)
 	int i, bench = -1;
 
 	o->seed = 1;
+	o->salt = random_salt();
 	o->rtol = 1e-4;
 	o->atol = 1e-3;
 	o->time_cap = 2.0;
@@ -366,6 +427,10 @@ parse_args(struct opts *o, int argc, char **argv)
 			if (parse_u64(val, &o->seed) < 0)
 				die(2, "bad --seed '%s': expected an unsigned "
 				    "integer", val);
+		} else if (!strcmp(arg, "--salt")) {
+			if (parse_u64(val, &o->salt) < 0)
+				die(2, "bad --salt '%s': expected an unsigned "
+				    "integer", val);
 		} else if (!strcmp(arg, "--rtol"))
 			o->rtol = parse_double(arg, val, 0, 0);
 		else if (!strcmp(arg, "--atol"))
@@ -382,8 +447,9 @@ parse_args(struct opts *o, int argc, char **argv)
 	if (o->ntests == 0 && o->nbenches == 0)
 		die(2, "no shapes: give --test SHAPE or --bench SHAPE; try -h");
 	check_json_fd(o->json_fd);
-	derive_seeds(o->tests, o->ntests, o->seed, 0);
-	derive_seeds(o->benches, o->nbenches, o->seed, 1);
+	derive_seeds(o->tests, o->ntests, o->seed, 0, o->salt);
+	derive_seeds(o->benches, o->nbenches, o->seed, 1, o->salt);
+	o->rng = ks_seed_derive(o->salt ^ (uint64_t)getpid(), SPOT_STREAM);
 }
 
 static int
@@ -501,15 +567,30 @@ summarize(struct bench_rec *rec, double *t, long n)
  * Returns the number of samples left in *tp.
  */
 static long
-time_runs(const struct opts *o, void *st, double **tp)
+time_runs(struct opts *o, void *st, double **tp, struct ks_check *spot,
+    long *spot_run)
 {
 	const struct ks_timer *tm = P->timer ? P->timer : &ks_host_timer;
 	double *t = NULL, *nt, dt, t0, mean = 0, m2 = 0, d;
 	long n = 0, cap = 0;
 
+	*spot_run = 0;
 	t0 = ks_now();
 	while (n < MAX_RUNS && (n == 0 || ks_now() - t0 < o->time_cap)) {
 		dt = tm->time_call(P->run, st);
+		/*
+		 * Outside the timed region, a call picked at random is
+		 * checked: a kernel that skips its work on some calls (and
+		 * does it on others, or on the last) is caught here.
+		 */
+		if (ks_rand_next(&o->rng) % SPOT_ONE_IN == 0) {
+			P->check(st, o->rtol, o->atol, spot);
+			if (!spot->ok) {
+				*spot_run = n + 1;
+				*tp = t;
+				return n;
+			}
+		}
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
 			if ((nt = (double *)realloc(t, cap * sizeof(*t))) == NULL)
@@ -549,13 +630,13 @@ fresh_check(const struct opts *o, const struct shape *sh, struct ks_check *c)
 }
 
 static int
-do_bench(const struct opts *o, const struct shape *sh, struct report *r)
+do_bench(struct opts *o, const struct shape *sh, struct report *r)
 {
 	const struct ks_timer *tm = P->timer ? P->timer : &ks_host_timer;
 	struct ks_check c;
 	char what[300];
 	double *t, t0;
-	long n, calls;
+	long n, calls, spot_run;
 	int len, fresh = 0;
 	void *st;
 
@@ -577,7 +658,15 @@ do_bench(const struct opts *o, const struct shape *sh, struct report *r)
 	    calls++)
 		tm->time_call(P->run, st);
 
-	n = time_runs(o, st, &t);
+	n = time_runs(o, st, &t, &c, &spot_run);
+	if (spot_run) {
+		snprintf(what + len, sizeof(what) - len, " on timed run %ld",
+		    spot_run);
+		describe_failure(r, what, sh, &c, o->rtol, o->atol);
+		P->teardown(st);
+		free(t);
+		return 0;
+	}
 
 	/* a kernel may go wrong only when called again and again */
 	P->check(st, o->rtol, o->atol, &c);
@@ -644,7 +733,8 @@ json_report(FILE *fp, const struct report *r)
 	const struct bench_rec *b;
 	size_t i;
 
-	fprintf(fp, "{\"correct\": %s,", r->correct ? "true" : "false");
+	fprintf(fp, "{\"correct\": %s, \"salt\": %llu,", r->correct ? "true" : "false",
+	    (unsigned long long)r->salt);
 	if (!r->correct) {
 		fputs("\n \"failure\": ", fp);
 		json_str(fp, r->failure);
@@ -726,6 +816,7 @@ main(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	r.correct = 1;
+	r.salt = o.salt;
 	r.tests = (struct test_rec *)xcalloc(o.ntests, sizeof(*r.tests));
 	r.benches = (struct bench_rec *)xcalloc(o.nbenches, sizeof(*r.benches));
 	for (i = 0; r.correct && i < o.ntests; i++)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ks_harness.h"
 #include "reference.h"
@@ -13,22 +14,32 @@
 /* the candidate's entry point */
 void sgemm(int M, int N, int K, const float *A, const float *B, float *C);
 
+#define GUARD	256		/* floats of guard before and after C */
+#define GUARD_BITS 0x7fa5a5a5u	/* a NaN no arithmetic produces */
+
 struct ks_sgemm {
 	int M, N, K;
 	float *A, *B, *C, *ref;
+	float *Cmem;		/* C with GUARD floats of guard on each side */
+	float *A0, *B0;		/* the inputs as made, to see them unchanged */
 };
 
 static const char *const ks_sgemm_dims[] = { "M", "N", "K" };
 
-/* a zeroed array of a*b floats, or NULL, also when a*b*4 overflows */
+/* a zeroed array of n floats, or NULL when n*4 overflows */
 static float *
-ks_sgemm_alloc(int a, int b)
+ks_sgemm_alloc_n(size_t n)
 {
-	size_t n = (size_t)a * (size_t)b;
-
 	if (n > SIZE_MAX / sizeof(float))
 		return NULL;
 	return calloc(n, sizeof(float));
+}
+
+/* the same for a*b floats, also when a*b overflows */
+static float *
+ks_sgemm_alloc(int a, int b)
+{
+	return ks_sgemm_alloc_n((size_t)a * (size_t)b);
 }
 
 static void
@@ -38,16 +49,51 @@ ks_sgemm_teardown(void *state)
 
 	free(s->A);
 	free(s->B);
-	free(s->C);
+	free(s->A0);
+	free(s->B0);
+	free(s->Cmem);
 	free(s->ref);
 	free(s);
+}
+
+/*
+ * A kernel that leaves any of C unwritten must fail the check; one that
+ * writes just outside C changes the guards around it.
+ */
+static void
+ks_sgemm_poison(struct ks_sgemm *s)
+{
+	size_t i, nc = (size_t)s->M * s->N;
+	uint32_t g = GUARD_BITS;
+
+	for (i = 0; i < nc; i++)
+		s->C[i] = NAN;
+	for (i = 0; i < GUARD; i++) {
+		memcpy(&s->Cmem[i], &g, sizeof(g));
+		memcpy(&s->C[nc + i], &g, sizeof(g));
+	}
+}
+
+/* NULL, or where a guard around C changed */
+static const char *
+ks_sgemm_guards_changed(const struct ks_sgemm *s)
+{
+	size_t i, nc = (size_t)s->M * s->N;
+	uint32_t g = GUARD_BITS;
+
+	for (i = 0; i < GUARD; i++) {
+		if (memcmp(&s->Cmem[i], &g, sizeof(g)) != 0)
+			return "before its start";
+		if (memcmp(&s->C[nc + i], &g, sizeof(g)) != 0)
+			return "past its end";
+	}
+	return NULL;
 }
 
 static void *
 ks_sgemm_setup(const int *dims, uint64_t seed)
 {
 	struct ks_sgemm *s;
-	size_t i, nc;
 
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return NULL;
@@ -56,9 +102,12 @@ ks_sgemm_setup(const int *dims, uint64_t seed)
 	s->K = dims[2];
 	s->A = ks_sgemm_alloc(s->M, s->K);
 	s->B = ks_sgemm_alloc(s->K, s->N);
-	s->C = ks_sgemm_alloc(s->M, s->N);
+	s->Cmem = ks_sgemm_alloc_n((size_t)s->M * s->N + 2 * GUARD);
+	s->C = s->Cmem ? s->Cmem + GUARD : NULL;
 	s->ref = ks_sgemm_alloc(s->M, s->N);
-	if (!s->A || !s->B || !s->C || !s->ref) {
+	s->A0 = ks_sgemm_alloc(s->M, s->K);
+	s->B0 = ks_sgemm_alloc(s->K, s->N);
+	if (!s->A || !s->B || !s->Cmem || !s->ref || !s->A0 || !s->B0) {
 		ks_sgemm_teardown(s);
 		return NULL;
 	}
@@ -66,12 +115,11 @@ ks_sgemm_setup(const int *dims, uint64_t seed)
 	    ks_seed_derive(seed, 0), -1, 1);
 	ks_fill_uniform_f32(s->B, (size_t)s->K * s->N,
 	    ks_seed_derive(seed, 1), -1, 1);
-	sgemm_reference(s->M, s->N, s->K, s->A, s->B, s->ref);
-
-	/* a kernel that leaves any of C unwritten must fail the check */
-	nc = (size_t)s->M * s->N;
-	for (i = 0; i < nc; i++)
-		s->C[i] = NAN;
+	memcpy(s->A0, s->A, (size_t)s->M * s->K * sizeof(float));
+	memcpy(s->B0, s->B, (size_t)s->K * s->N * sizeof(float));
+	/* from the copies: a kernel writing into A or B cannot change it */
+	sgemm_reference(s->M, s->N, s->K, s->A0, s->B0, s->ref);
+	ks_sgemm_poison(s);
 	return s;
 }
 
@@ -88,8 +136,38 @@ ks_sgemm_check(void *state, double rtol, double atol, struct ks_check *res)
 {
 	struct ks_sgemm *s = state;
 
+	const char *where;
+
 	ks_check_f32(s->C, s->ref, (size_t)s->M * s->N, rtol, atol, res);
+	if ((where = ks_sgemm_guards_changed(s)) != NULL) {
+		res->ok = 0;
+		snprintf(res->reason, sizeof(res->reason), "the kernel wrote "
+		    "outside C, %s", where);
+	}
+	if (memcmp(s->A, s->A0, (size_t)s->M * s->K * sizeof(float)) != 0 ||
+	    memcmp(s->B, s->B0, (size_t)s->K * s->N * sizeof(float)) != 0) {
+		res->ok = 0;
+		snprintf(res->reason, sizeof(res->reason), "the kernel changed "
+		    "its input %s (inputs are read-only)",
+		    memcmp(s->A, s->A0, (size_t)s->M * s->K * sizeof(float)) ? "A" : "B");
+	}
 }
+
+/* Every timed call starts from a C of NaN, outside the timed region. */
+static double
+ks_sgemm_time_call(void (*run)(void *), void *state)
+{
+	ks_sgemm_poison((struct ks_sgemm *)state);
+	return ks_host_timer.time_call(run, state);
+}
+
+static const struct ks_timer ks_sgemm_timer = {
+	.description = "host CLOCK_MONOTONIC around each call, C reset to "
+	    "NaN before each outside the timed region; time_us = mean of the "
+	    "timed runs after warm-up, repeated until the standard error is "
+	    "under 0.5% of the mean or the time cap",
+	.time_call = ks_sgemm_time_call,
+};
 
 static void
 ks_sgemm_describe(const int *dims, size_t index, char *buf, size_t n)
@@ -108,5 +186,5 @@ const struct ks_problem ks_problem = {
 	.check = ks_sgemm_check,
 	.teardown = ks_sgemm_teardown,
 	.describe = ks_sgemm_describe,
-	.timer = NULL,
+	.timer = &ks_sgemm_timer,
 };

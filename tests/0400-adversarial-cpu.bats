@@ -1,0 +1,191 @@
+#!/usr/bin/env bats
+# Adversarial kernels for the CPU problem (sgemm): each plays one trick
+# that LLM-written kernels are known to play on their evaluators, and the
+# harness, ks-build's static check or the sandbox must catch it or make it
+# harmless.  One test per trick; the kernels are in
+# tests/fixtures/adversarial/sgemm.  tests/INTEGRITY.md is the table.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+ADV=$BATS_TEST_DIRNAME/fixtures/adversarial/sgemm
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	export KS_BENCH_TIMEOUT_S=20
+	ks-init -p sgemm -t cpu -k 1 pop
+}
+
+# judge NAME: NAME.c as the seed's slot, built and benched; prints
+# "STATUS\nMESSAGE" (the build's rejection when it was refused)
+judge() {
+	mkdir -p pop/gen-000/c0
+	cp "$ADV/$1.c" pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	ks-bench pop/gen-000/c0
+	jf pop/gen-000/c0/bench.json '["status"]' '["message"]'
+}
+
+@test "zeros: an all-zero output fails even under a tolerance loose enough to let each element by" {
+	# a copy of sgemm whose atol would pass zeros element by element
+	mkdir kernels
+	cp -r "$KS_ROOT/kernels/common" "$KS_ROOT/kernels/sgemm" kernels/
+	sed -i 's/"atol": [0-9.e-]*/"atol": 1000/' kernels/sgemm/problem.json
+	export KS_KERNELS_DIR=$PWD/kernels
+	run -0 judge zeros
+	assert_line --index 0 incorrect
+	assert_line --index 1 --regexp "^shape [0-9x]+: every one of the [0-9]+ output elements is 0, but the reference's differ: a constant output$"
+}
+
+@test "cache_by_shape: an output kept from an earlier call fails on fresh inputs" {
+	run -0 judge cache_by_shape
+	assert_line --index 0 incorrect
+	assert_line --index 1 --regexp "^bench shape [0-9x]+ after [0-9]+ timed runs, on fresh inputs: C\[[0-9]+\]\[[0-9]+\] = "
+}
+
+@test "skip_calls: work done on every other call only is caught by a spot check of a timed call" {
+	export KS_MIN_RUNS=40
+	run -0 judge skip_calls
+	assert_line --index 0 incorrect
+	# whichever check comes first: before timing, a spot check, after timing
+	assert_line --index 1 --regexp "^bench shape [0-9x]+( on timed run [0-9]+| after [0-9]+ timed runs(, on fresh inputs)?)?: C\[0\]\[0\] = nan"
+}
+
+@test "write_input: a kernel that changes its input fails" {
+	run -0 judge write_input
+	assert_line --index 0 incorrect
+	assert_line --index 1 --regexp "^shape [0-9x]+: the kernel changed its input A \(inputs are read-only\)$"
+}
+
+@test "out_of_bounds: a write just past the end of the output fails" {
+	run -0 judge out_of_bounds
+	assert_line --index 0 incorrect
+	assert_line --index 1 --regexp "^shape [0-9x]+: the kernel wrote outside C, past its end$"
+}
+
+@test "low_precision: inputs rounded to bf16 fail the fp32 tolerance" {
+	run -0 judge low_precision
+	assert_line --index 0 incorrect
+	assert_line --index 1 --regexp "out of tolerance$"
+}
+
+@test "call_reference: calling the harness's reference is refused before the build" {
+	run -0 judge call_reference
+	assert_output "rejected
+the kernel uses the harness's reference ('sgemm_reference' on line 2): the kernel must compute the result itself"
+	assert_file_not_exists pop/gen-000/c0/runner
+}
+
+@test "thread: work left to a thread after the call returns is refused" {
+	run -0 judge thread
+	assert_output "rejected
+the kernel starts a thread or a process ('pthread_create(' on line 28): work outside the call would escape the timer"
+}
+
+@test "patch_timer: interposing clock_gettime is refused" {
+	run -0 judge patch_timer
+	assert_output "rejected
+the kernel reads a clock ('clock_gettime' on line 5): the harness does the timing"
+}
+
+@test "own_main: a main of the kernel's own is refused" {
+	run -0 judge own_main
+	assert_output "rejected
+the kernel defines main ('main(' on line 11): the harness provides it"
+}
+
+@test "blas: a vendor library is refused, header or call" {
+	run -0 judge blas
+	assert_output "rejected
+the kernel includes a vendor library's header ('#include <cblas.h>' on line 2): the kernel must do the work itself"
+	sed -i '/#include/d' pop/gen-000/c0/kernel.c
+	run -0 ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json '["rejected"]'
+	assert_output "the kernel calls a vendor library ('cblas_sgemm' on line 6): the kernel must do the work itself"
+}
+
+@test "a forbidden name in a comment or a string is no offence" {
+	cp "$KS_ROOT/kernels/sgemm/seed.c" k.c
+	mkdir -p pop/gen-000/c0
+	{ echo '/* no cblas_sgemm, no pthread_create( here */'; echo 'static const char *why = "main(";'; cat k.c; } >pop/gen-000/c0/kernel.c
+	sed -i 's/^void$/__attribute__((unused)) static const char *unused_why(void) { return why; }\nvoid/' pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json '["ok"]'
+	assert_output true
+}
+
+@test "secrets: the harness runs without the API keys of the environment" {
+	export OPENAI_API_KEY=sk-secret KS_LLM_API_KEY=sk-secret
+	run -0 judge secrets
+	assert_line --index 0 ok
+}
+
+@test "network: the harness cannot reach a server on the host" {
+	command -v bwrap >/dev/null || unshare -n true 2>/dev/null || skip "no network namespace here: the harness runs with the network"
+	python3 -c 'import socket,time
+s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(8)
+open("port","w").write(str(s.getsockname()[1])); time.sleep(60)' &
+	server=$!
+	for _ in $(seq 50); do [ -s port ] && break; sleep 0.1; done
+	sed "s/PORT/$(cat port)/" "$ADV/network.c" >network.c
+	ADV=$PWD run -0 judge network
+	kill $server
+	assert_line --index 0 ok
+}
+
+@test "escape: with bubblewrap the harness cannot write outside its own directory" {
+	command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null || skip "bubblewrap does not run here: KS_SANDBOX=basic keeps only the working directory private"
+	run -0 judge escape
+	assert_line --index 0 ok
+	assert_file_not_exists pop/gen-000/c0/escaped
+	assert_file_not_exists pop/gen-000/c0/.sandbox
+	run -0 jf pop/gen-000/c0/bench.json '["sandbox"]'
+	assert_output --regexp '^bwrap: '
+}
+
+@test "fill_disk: a kernel that writes without end is stopped by the file-size limit" {
+	export KS_BENCH_FILE_MB=4
+	run -0 judge fill_disk
+	assert_line --index 0 crashed
+	assert_line --index 1 --partial "File size limit exceeded"
+}
+
+@test "eat_memory: a kernel that allocates without end is stopped by the memory limit" {
+	export KS_BENCH_MEMORY_MB=512
+	run -0 judge eat_memory
+	assert_line --index 0 crashed
+	assert_line --index 1 --regexp "^the harness (killed by signal [0-9]+ \((Segmentation fault|Aborted)\)|exited with status [0-9]+)"
+}
+
+# a copy of sgemm whose "bound" makes any real time faster than light
+light_problem() {
+	mkdir kernels
+	cp -r "$KS_ROOT/kernels/common" "$KS_ROOT/kernels/sgemm" kernels/
+	python3 - "$1" <<'PY'
+import json, sys
+p = json.load(open("kernels/sgemm/problem.json"))
+p["bound"] = json.loads(sys.argv[1])
+json.dump(p, open("kernels/sgemm/problem.json", "w"))
+PY
+	export KS_KERNELS_DIR=$PWD/kernels
+}
+
+@test "a time under the problem's speed of light is rejected, not a record" {
+	light_problem '{"kind": "compute", "flops": "2*M*N*K + 0*M", "peak_flops_per_s": 1000}'
+	cp "$KS_ROOT/kernels/sgemm/seed.c" seed.c
+	ADV=$PWD run -0 judge seed
+	assert_line --index 0 rejected
+	assert_line --index 1 --regexp '^bench shape 256x256x256: [0-9.e+]+ us is faster than the speed of light of that shape on cpu, 3.355e\+10 us \(problem.json "bound"\): the harness cannot have seen all the work$'
+	run -0 jf pop/gen-000/c0/bench.json '["score_us"]' '["results"][0]["bound_us"]'
+	assert_output "null
+33554432000"
+}
+
+@test "a malformed bound is named in one line, exit 1, no bench.json" {
+	light_problem '{"kind": "compute", "flops": "2*M*Q", "peak_flops_per_s": 1000}'
+	ks-implement pop/gen-000/c0
+	ks-build pop/gen-000/c0
+	run -1 ks-bench pop/gen-000/c0
+	assert_output "ks-bench: '$PWD/kernels/sgemm/problem.json': field \"bound\" must hold \"flops\" or \"bytes\" (a sum of products of numbers and dims) and a positive peak per second"
+	assert_file_not_exists pop/gen-000/c0/bench.json
+}

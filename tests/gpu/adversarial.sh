@@ -1,0 +1,62 @@
+#!/bin/sh
+# tests/gpu/adversarial.sh - the adversarial kernels of a GPU problem
+# (tests/fixtures/adversarial/PROBLEM/*.hip), each built and benched through
+# ks-build and ks-bench, against what the harness must make of it.  Prints
+# "PASS NAME: ..." or "FAIL NAME: ..." per kernel and exits 1 if any failed.
+# Usage: tests/gpu/adversarial.sh [PROBLEM [TARGET]]  (default fp8-mm hip-nvidia;
+# tools built with make; needs the target's GPU).
+set -u
+problem=${1:-fp8-mm}
+target=${2:-hip-nvidia}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+adv=$root/tests/fixtures/adversarial/$problem
+pop=${TMPDIR:-/tmp}/ks-adversarial-$problem-$target
+export KS_QUIET=1 PATH="$root/tools:$PATH:/usr/local/cuda/bin"
+export KS_TIME_CAP_S=${KS_TIME_CAP_S:-0.2} KS_MIN_RUNS=${KS_MIN_RUNS:-3}
+rm -rf "$pop"
+ks-init -p "$problem" -t "$target" -k 5 "$pop" >/dev/null || exit 1
+failed=0
+slot=0
+
+field() { python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); print(b.get(sys.argv[2]))' "$@"; }
+
+# judge NAME STATUS REGEX: bench NAME, expect STATUS and a message matching REGEX
+judge() {
+	dir=$pop/gen-001/c$slot
+	slot=$((slot + 1))
+	mkdir -p "$dir"
+	cp "$adv/$1.hip" "$dir/kernel.hip"
+	ks-build "$dir" && ks-bench "$dir"
+	status=$(field "$dir/bench.json" status) message=$(field "$dir/bench.json" message)
+	if [ "$status" = "$2" ] && echo "$message" | grep -Eq -- "$3"; then
+		echo "PASS $1: $status: $message"
+	else
+		echo "FAIL $1: $status: $message (expected $2 matching /$3/)"
+		failed=1
+	fi
+	last=$dir
+}
+
+judge zeros incorrect "out of tolerance|a constant output"
+judge skip_later incorrect "c\[[0-9]+\]\[[0-9]+\] = -?nan"
+judge write_input incorrect "changed its input a_scale"
+judge cache_by_shape incorrect "on fresh inputs"
+judge low_precision incorrect "out of tolerance"
+judge same_stream ok "None"
+same=$last
+judge other_stream ok "None"
+# the work on another stream is timed all the same: no shape 10 % faster
+if python3 - "$same/bench.json" "$last/bench.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f))["results"] for f in sys.argv[1:])
+worst = min(y["time_us"] / x["time_us"] for x, y in zip(a, b))
+print("other_stream / same_stream time, least over the shapes: %.3f" % worst)
+sys.exit(0 if worst > 0.9 else 1)
+PY
+then
+	echo "PASS other_stream: timed like the same kernel on the null stream"
+else
+	echo "FAIL other_stream: timed faster than the same kernel on the null stream"
+	failed=1
+fi
+exit $failed

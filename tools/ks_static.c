@@ -1,0 +1,155 @@
+/*
+ * ks_static.c - what a candidate's source may not do, found before it is
+ * built: vendor libraries, threads and processes, clocks, its own main,
+ * reaching into the process (loading code, interposing symbols, patching
+ * memory), and the harness's own names.  A problem adds rules of its own
+ * in problem.json "forbidden" ([{"pattern": ERE, "why": text}]).
+ *
+ * The patterns are POSIX extended expressions matched against the source
+ * with its comments and the contents of its string literals blanked, so
+ * that a comment saying "no cuBLAS here" is no offence; #include lines are
+ * matched with their file names kept.
+ */
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks.h"
+
+struct rule {
+	const char *pattern;
+	const char *why;	/* "%s" is what matched */
+	int includes;		/* matched against #include lines */
+};
+
+#define W "[A-Za-z0-9_]"
+#define NW "(^|[^A-Za-z0-9_])"
+
+static const struct rule rules[] = {
+	{ "#[[:space:]]*include[[:space:]]*[<\"][^>\"]*(cublas|cudnn|cutlass|cute/|cub/|thrust/|rocblas|hipblas|"
+	  "rocprim|hipcub|rocwmma|miopen|composable_kernel|ck/|cblas|mkl|openblas|Eigen/)[^>\"]*[>\"]",
+	    "includes a vendor library's header (%s): the kernel must do the work itself", 1 },
+	{ NW "(cublas|cublasLt|cudnn|rocblas_|hipblas|miopen|cblas_|mkl_)" W "*",
+	    "calls a vendor library (%s): the kernel must do the work itself", 0 },
+	{ NW "(cutlass|cute|cub|thrust|rocprim|hipcub|ck)::",
+	    "uses a vendor library (%s): the kernel must do the work itself", 0 },
+	{ NW "(pthread_create|thrd_create|fork|vfork|clone|posix_spawnp?|popen|system|exec[lv]p?e?)[[:space:]]*\\(",
+	    "starts a thread or a process (%s): work outside the call would escape the timer", 0 },
+	{ "std::(thread|jthread|async)" NW,
+	    "starts a thread (%s): work outside the call would escape the timer", 0 },
+	{ NW "(clock_gettime|gettimeofday|timespec_get|__rdtsc|rdtsc|cudaEventElapsedTime|hipEventElapsedTime|"
+	  "std::chrono)",
+	    "reads a clock (%s): the harness does the timing", 0 },
+	{ NW "main[[:space:]]*\\(",
+	    "defines main (%s): the harness provides it", 0 },
+	{ NW "(dlopen|dlsym|dlvsym|RTLD_NEXT|LD_PRELOAD|LD_AUDIT|setenv|putenv|unsetenv|ptrace|mprotect|"
+	  "/proc/self|__attribute__[[:space:]]*\\(\\([[:space:]]*(constructor|destructor))",
+	    "reaches into the process (%s): loading code, interposing symbols or patching memory is not allowed", 0 },
+	{ NW "ks_" W "*",
+	    "uses a name of the harness (%s): the kernel's own names must not start with ks_", 0 },
+	{ NW W "*_reference" W "*",
+	    "uses the harness's reference (%s): the kernel must compute the result itself", 0 },
+};
+
+/*
+ * The source with comments and the insides of string and character
+ * literals replaced by spaces (newlines kept, so lines stay lines); with
+ * keep_strings, literals are left as they are (for #include "...").
+ */
+static char *
+blank_comments(const char *src, int keep_strings)
+{
+	char *out = ks_estrdup(src), *p = out;
+
+	while (*p) {
+		if (p[0] == '/' && p[1] == '/') {
+			while (*p && *p != '\n')
+				*p++ = ' ';
+		} else if (p[0] == '/' && p[1] == '*') {
+			*p++ = ' ';
+			*p++ = ' ';
+			while (*p && !(p[0] == '*' && p[1] == '/')) {
+				if (*p != '\n')
+					*p = ' ';
+				p++;
+			}
+			if (*p) {
+				*p++ = ' ';
+				*p++ = ' ';
+			}
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p++;
+
+			while (*p && *p != q && *p != '\n') {
+				if (*p == '\\' && p[1] && p[1] != '\n') {
+					if (!keep_strings)
+						p[0] = p[1] = ' ';
+					p += 2;
+					continue;
+				}
+				if (!keep_strings)
+					*p = ' ';
+				p++;
+			}
+			if (*p == q)
+				p++;
+		} else {
+			p++;
+		}
+	}
+	return out;
+}
+
+/* The first match of rule r in text, as a reason; NULL when none. */
+static char *
+match_rule(const struct rule *r, const char *pattern, const char *text)
+{
+	regex_t re;
+	regmatch_t m[1];
+	char *why = NULL;
+
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE) != 0) {
+		ks_warnx("bad static-check pattern '%s'", pattern);
+		return NULL;
+	}
+	if (regexec(&re, text, 1, m, 0) == 0) {
+		const char *s = text + m[0].rm_so, *e = text + m[0].rm_eo;
+		int line = 1;
+
+		/* the match without the non-word character it may start with */
+		while (s < e && !(*s == '#' || *s == '/' || *s == '_' || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
+			s++;
+		for (const char *c = text; c < s; c++)
+			line += *c == '\n';
+		char *what = ks_easprintf("'%.*s' on line %d", (int)(e - s > 80 ? 80 : e - s), s, line);
+		why = ks_easprintf(r->why, what);
+		free(what);
+	}
+	regfree(&re);
+	return why;
+}
+
+char *
+ks_static_check(const char *src, const cJSON *forbidden)
+{
+	char *code = blank_comments(src, 0), *incl = blank_comments(src, 1), *why = NULL;
+	const cJSON *f;
+
+	for (size_t i = 0; !why && i < sizeof rules / sizeof rules[0]; i++)
+		why = match_rule(&rules[i], rules[i].pattern, rules[i].includes ? incl : code);
+	cJSON_ArrayForEach(f, forbidden) {
+		const char *pat = ks_json_str(f, "pattern", NULL), *text = ks_json_str(f, "why", NULL);
+
+		if (why || !pat)
+			continue;
+		char *fmt = ks_easprintf("%s (%%s)", text ? text : "the problem forbids it");
+		struct rule r = { pat, fmt, 0 };
+
+		why = match_rule(&r, pat, code);
+		free(fmt);
+	}
+	free(code);
+	free(incl);
+	return why;
+}
