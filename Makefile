@@ -4,6 +4,7 @@
 #   make generation N=5      run generations 0..5 (see pipeline.mk)
 #   make report              show the population
 #   make test                run the tests; ends with "N passed, N failed"
+#   make fuzz                fuzz the JSON reader and the reply parsers (ASan, UBSan)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -20,7 +21,7 @@ KS_BINS = $(KS_TOOLS:%=tools/%)
 KS_LIB_SRCS = $(wildcard tools/ks_*.c)
 KS_LIB_OBJS = $(KS_LIB_SRCS:.c=.o)
 
-.PHONY: all tools deps-build deps-test test test-all clean report generation
+.PHONY: all tools deps-build deps-test test test-all clean report generation fuzz
 .DELETE_ON_ERROR:
 
 all: tools
@@ -49,7 +50,33 @@ test-all: deps-test
 	@$(MAKE) --no-print-directory WERROR=-Werror tools
 	@KS_TEST_ALL=1 tests/run
 
+# libFuzzer targets over the tools' library, with AddressSanitizer and
+# UndefinedBehaviorSanitizer: each runs FUZZ_SECONDS from the corpus in
+# tests/fuzz/corpus (copied, so that what it finds stays out of git); a
+# crash leaves its input in tests/fuzz/bin/ and fails the target.
+FUZZ_CC ?= $(shell command -v clang || command -v clang-15)
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS = fuzz_json fuzz_reply
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-D_GNU_SOURCE -Itools $(shell pkg-config --cflags libcjson)
+
+tests/fuzz/bin/%: tests/fuzz/%.c $(KS_LIB_SRCS) tools/ks.h | deps-build
+	@mkdir -p tests/fuzz/bin
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(KS_LIB_SRCS) $(KS_LDLIBS)
+
+fuzz: $(FUZZ_TARGETS:%=tests/fuzz/bin/%)
+	@for t in $(FUZZ_TARGETS); do \
+		corpus=$${t#fuzz_}; work=tests/fuzz/bin/corpus-$$corpus; \
+		rm -rf $$work && cp -r tests/fuzz/corpus/$$corpus $$work && \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s" && \
+		tests/fuzz/bin/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+			-print_final_stats=1 -artifact_prefix=tests/fuzz/bin/$$t- $$work 2>tests/fuzz/bin/$$t.log || \
+			{ tail -40 tests/fuzz/bin/$$t.log; exit 1; }; \
+		grep -E 'stat::number_of_executed_units|cov:' tests/fuzz/bin/$$t.log | tail -2; \
+	done
+
 clean:
 	rm -f tools/*.o $(KS_BINS)
+	rm -rf tests/fuzz/bin
 
 include pipeline.mk

@@ -93,3 +93,27 @@ gen() {
 	assert_line --partial "ks-select: cannot create directory '$BATS_TEST_TMPDIR/pop/gen-001': Read-only file system"
 	assert_file_not_exists pop/gen-001
 }
+
+@test "a full disk gives one clear error, nothing half-written, and the same command completes once there is room" {
+	unshare --mount true 2>/dev/null || skip "no mount namespaces here (unshare --mount)"
+	gen N=0
+	cp -a pop pop.saved
+	# POP on a 3 MiB file system of its own, filled up before generation 1
+	cat >full.sh <<'SH'
+mount -t tmpfs -o size=3m tmpfs pop && cp -a pop.saved/. pop/ &&
+dd if=/dev/zero of=pop/filler bs=64k 2>/dev/null
+make -s --no-print-directory -C "$KS_ROOT" generation POP="$PWD/pop" N=1 2>&1
+echo "make: $?"
+find pop -name '.*.json.*' -o -name '*.json' -size 0 | sed 's/^/left: /'
+rm pop/filler
+make -s --no-print-directory -C "$KS_ROOT" generation POP="$PWD/pop" N=1 2>&1
+echo "again: $?"
+ls pop/gen-001/c0/bench.json
+SH
+	KS_ROOT=$KS_ROOT run -0 unshare --mount sh full.sh
+	assert_line --regexp "^ks-select: .*'$BATS_TEST_TMPDIR/pop/gen-001.*No space left on device$"
+	assert_line "make: 2"
+	refute_line --partial "left: "
+	assert_line "again: 0"
+	assert_line "pop/gen-001/c0/bench.json"
+}

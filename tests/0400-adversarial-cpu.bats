@@ -189,3 +189,20 @@ PY
 	assert_output "ks-bench: '$PWD/kernels/sgemm/problem.json': field \"bound\" must hold \"flops\" or \"bytes\" (a sum of products of numbers and dims) and a positive peak per second"
 	assert_file_not_exists pop/gen-000/c0/bench.json
 }
+
+@test "a problem's own forbidden rule refuses a kernel; a malformed one is named in one line" {
+	light_problem '{"kind": "compute", "flops": "2*M*N*K", "peak_flops_per_s": 1e30}'
+	python3 - <<'PY'
+import json
+p = json.load(open("kernels/sgemm/problem.json"))
+p["forbidden"] = [{"pattern": "#pragma[[:space:]]+omp", "why": "uses OpenMP, which this problem forbids"}]
+json.dump(p, open("kernels/sgemm/problem.json", "w"))
+PY
+	ks-implement pop/gen-000/c0
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json '["rejected"]'
+	assert_output --regexp "^the kernel uses OpenMP, which this problem forbids \('#pragma omp' on line [0-9]+\)$"
+	sed -i 's/"pattern": "#pragma\[\[:space:\]\]+omp"/"pattern": "(unclosed"/' kernels/sgemm/problem.json
+	run -1 ks-build pop/gen-000/c0
+	assert_output "ks-build: '$PWD/kernels/sgemm/problem.json': field \"forbidden\": each entry needs a \"pattern\" (an extended regular expression) and may have a \"why\" (text)"
+}

@@ -1,6 +1,7 @@
 /* ks_pop.c - the population directory: ids, run.json, problems, candidates. */
 #include <dirent.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -193,6 +194,34 @@ shapes_valid(const struct ks_problem *p, const cJSON *shapes, const char *key)
 	return 1;
 }
 
+/* "forbidden", when there: [{"pattern": an extended regex, "why": text}] */
+static int
+forbidden_valid(const struct ks_problem *p)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(p->json, "forbidden"), *r;
+	regex_t re;
+
+	if (!f)
+		return 1;
+	if (!cJSON_IsArray(f)) {
+		ks_warnx("'%s': field \"forbidden\" must be an array", p->path);
+		return 0;
+	}
+	cJSON_ArrayForEach(r, f) {
+		const cJSON *pat = cJSON_GetObjectItemCaseSensitive(r, "pattern");
+		const cJSON *why = cJSON_GetObjectItemCaseSensitive(r, "why");
+
+		if (!cJSON_IsString(pat) || (why && !cJSON_IsString(why)) ||
+		    regcomp(&re, pat->valuestring, REG_EXTENDED | REG_NEWLINE | REG_NOSUB) != 0) {
+			ks_warnx("'%s': field \"forbidden\": each entry needs a \"pattern\" (an extended regular "
+			    "expression) and may have a \"why\" (text)", p->path);
+			return 0;
+		}
+		regfree(&re);
+	}
+	return 1;
+}
+
 int
 ks_problem_load(const char *name, struct ks_problem *p)
 {
@@ -225,7 +254,7 @@ ks_problem_load(const char *name, struct ks_problem *p)
 	    !ks_json_arr(p->json, "harness_sources", p->path))
 		goto fail;
 	if (!shapes_valid(p, p->test_shapes, "test_shapes") ||
-	    !shapes_valid(p, p->bench_shapes, "bench_shapes"))
+	    !shapes_valid(p, p->bench_shapes, "bench_shapes") || !forbidden_valid(p))
 		goto fail;
 	return 0;
 fail:

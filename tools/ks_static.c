@@ -100,19 +100,14 @@ blank_comments(const char *src, int keep_strings)
 	return out;
 }
 
-/* The first match of rule r in text, as a reason; NULL when none. */
+/* The first match of rule r (compiled as re) in text, as a reason; NULL when none. */
 static char *
-match_rule(const struct rule *r, const char *pattern, const char *text)
+match_rule(const struct rule *r, const regex_t *re, const char *text)
 {
-	regex_t re;
 	regmatch_t m[1];
 	char *why = NULL;
 
-	if (regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE) != 0) {
-		ks_warnx("bad static-check pattern '%s'", pattern);
-		return NULL;
-	}
-	if (regexec(&re, text, 1, m, 0) == 0) {
+	if (regexec(re, text, 1, m, 0) == 0) {
 		const char *s = text + m[0].rm_so, *e = text + m[0].rm_eo;
 		int line = 1;
 
@@ -126,18 +121,45 @@ match_rule(const struct rule *r, const char *pattern, const char *text)
 		why = ks_easprintf(r->why, what);
 		free(what);
 	}
-	regfree(&re);
 	return why;
+}
+
+/* pattern compiled into re; -1, said, when it is not an extended regex */
+static int
+compile_rule(regex_t *re, const char *pattern)
+{
+	if (regcomp(re, pattern, REG_EXTENDED | REG_NEWLINE) != 0) {
+		ks_warnx("bad static-check pattern '%s'", pattern);
+		return -1;
+	}
+	return 0;
+}
+
+/* the built-in rules, compiled once */
+static const regex_t *
+builtin_rules(void)
+{
+	static regex_t re[sizeof rules / sizeof rules[0]];
+	static int ready;
+
+	if (!ready) {
+		for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+			if (compile_rule(&re[i], rules[i].pattern) < 0)
+				abort();	/* a bug in the table above */
+		ready = 1;
+	}
+	return re;
 }
 
 char *
 ks_static_check(const char *src, const cJSON *forbidden)
 {
 	char *code = blank_comments(src, 0), *incl = blank_comments(src, 1), *why = NULL;
+	const regex_t *re = builtin_rules();
 	const cJSON *f;
 
 	for (size_t i = 0; !why && i < sizeof rules / sizeof rules[0]; i++)
-		why = match_rule(&rules[i], rules[i].pattern, rules[i].includes ? incl : code);
+		why = match_rule(&rules[i], &re[i], rules[i].includes ? incl : code);
 	cJSON_ArrayForEach(f, forbidden) {
 		const char *pat = ks_json_str(f, "pattern", NULL), *text = ks_json_str(f, "why", NULL);
 
@@ -145,8 +167,12 @@ ks_static_check(const char *src, const cJSON *forbidden)
 			continue;
 		char *fmt = ks_easprintf("%s (%%s)", text ? text : "the problem forbids it");
 		struct rule r = { pat, fmt, 0 };
+		regex_t one;
 
-		why = match_rule(&r, pat, code);
+		if (compile_rule(&one, pat) == 0) {
+			why = match_rule(&r, &one, code);
+			regfree(&one);
+		}
 		free(fmt);
 	}
 	free(code);

@@ -1,0 +1,45 @@
+/*
+ * fuzz_reply.c - libFuzzer target: any bytes as an LLM's reply, through
+ * the parsers that take JSON or code out of it (ks_prompt.c) and the
+ * check of implement's code.  Built and run by "make fuzz" under ASan and
+ * UBSan.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks.h"
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	stderr = fopen("/dev/null", "w");
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1), *why = NULL, *code;
+	struct ks_code_check cc = { "sgemm", NULL };
+	cJSON *j;
+
+	memcpy(text, data, size);
+	text[size] = '\0';
+	if ((j = ks_reply_json(text, &why)))
+		cJSON_Delete(j);
+	free(why);
+	why = NULL;
+	code = ks_reply_code(text, "sgemm", &why);
+	free(code);
+	free(why);
+	why = NULL;
+	ks_check_code(text, &cc, &why);
+	free(cc.code);
+	free(why);
+	free(text);
+	return 0;
+}
