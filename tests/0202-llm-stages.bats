@@ -523,6 +523,20 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	assert_equal "$(llm_requests)" 3
 }
 
+@test "implement: code the static check refuses, twice: asked again with the reason, then rejected" {
+	use seed
+	{ echo '#include <pthread.h>'; echo 'static void *spin(void *p) { return p; }'; cat code.c; echo 'static void later(void) { pthread_t t; pthread_create(&t, 0, spin, 0); }'; } >threaded.c
+	printf '```c\n%s\n```\n' "$(cat threaded.c)" >threaded
+	serve hyp=plans.json impl=threaded
+	run -0 ks-hypothesize pop/gen-001
+	run -0 --separate-stderr ks-implement pop/gen-001/c0
+	assert_equal "$(llm_requests)" 3
+	run llm_request 3 '["body"]["messages"][3]["content"]'
+	assert_output --regexp "the kernel starts a thread or a process \('pthread_create\(' on line [0-9]+\): work outside the call would escape the timer"
+	run jf pop/gen-001/c0/candidate.json '["rejected"]'
+	assert_output --regexp "^the kernel starts a thread or a process"
+}
+
 @test "build: a kernel that does not compile goes to the model with the diagnostics; the fix is built" {
 	use seed
 	sed 's/^\tint i0;$/\tint i0 = undeclared_thing_xyz;/' code.c >broken.c

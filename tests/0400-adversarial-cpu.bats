@@ -82,6 +82,22 @@ the kernel uses the harness's reference ('sgemm_reference' on line 2): the kerne
 the kernel starts a thread or a process ('pthread_create(' on line 28): work outside the call would escape the timer"
 }
 
+@test "fork_bomb: a kernel that forks is refused before it can run" {
+	run -0 judge fork_bomb
+	assert_output "rejected
+the kernel starts a thread or a process ('fork(' on line 8): work outside the call would escape the timer"
+}
+
+@test "forge_verdict: a verdict written on fd 3 never reaches ks-bench; descriptor calls are refused" {
+	run -0 judge forge_verdict
+	assert_line --index 0 incorrect
+	assert_line --index 1 --regexp "^shape [0-9x]+: C\[0\]\[0\] = nan"
+	sed -i 's/put(3, fake/write(3, fake/' pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json '["rejected"]'
+	assert_output "the kernel works on file descriptors ('write(' on line 16): the harness's verdict channel is not the kernel's"
+}
+
 @test "patch_timer: interposing clock_gettime is refused" {
 	run -0 judge patch_timer
 	assert_output "rejected

@@ -232,7 +232,8 @@ rejected_result(const struct build *b, const char *why)
 static char *
 ask_repair(struct build *b, struct ks_llm *llm, int attempt, const char *diagnostics)
 {
-	struct ks_code_check cc = { b->prob.entry_name, NULL };
+	struct ks_code_check cc = { b->prob.entry_name, NULL,
+		cJSON_GetObjectItemCaseSensitive(b->prob.json, "forbidden") };
 	char *task = ks_ctx_file(&b->prob, "task"), *target = ks_ctx_target(b->target->name, NULL, 0);
 	char *code = ks_file_read(b->kernel, NULL), *prompt = NULL, *name = ks_easprintf("repair%d", attempt), *why;
 	const char *entry_point = ks_json_str(b->prob.json, "entry_point", b->prob.path);

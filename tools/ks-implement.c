@@ -111,12 +111,13 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_cand *base, 
 	char *task = NULL, *target = NULL, *bcode = NULL, *rcode = NULL, *prompt = NULL;
 	char *title = plan_text(plan, "title"), *desc = plan_text(plan, "description"), *rubric = plan_text(plan, "rubric");
 	const char *entry_point;
-	struct ks_code_check cc = { NULL, NULL };
+	struct ks_code_check cc = { NULL, NULL, NULL };
 	struct ks_problem p;
 
 	if (ks_problem_load(s->run.problem, &p) < 0)
 		goto out_plan;
 	cc.entry = p.entry_name;
+	cc.forbidden = cJSON_GetObjectItemCaseSensitive(p.json, "forbidden");
 	entry_point = ks_json_str(p.json, "entry_point", p.path);
 	if (!entry_point || !(task = ks_ctx_file(&p, "task")) || !(target = ks_ctx_target(s->run.target, c, n)) ||
 	    !(bcode = ks_cand_code(base)) || !(rcode = ks_cand_code(ref)))

@@ -318,10 +318,11 @@ typedef int (*ks_check_fn)(const char *text, void *ctx, char **why);
  * 0 when a reply passed, 1 when both failed (*why says why), -1 when
  * the call itself failed (a message was printed).
  */
-/* The check of a reply that must hold code defining entry; sets code (caller frees). */
+/* The check of a reply that must hold code defining entry and passing ks_static_check; sets code (caller frees). */
 struct ks_code_check {
 	const char *entry;
 	char *code;
+	const cJSON *forbidden;	/* the problem's own static-check rules, or NULL */
 };
 int ks_check_code(const char *text, void *arg, char **why);
 int ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *name, ks_check_fn check, void *ctx,

@@ -212,5 +212,17 @@ ks_check_code(const char *text, void *arg, char **why)
 {
 	struct ks_code_check *cc = arg;
 
-	return (cc->code = ks_reply_code(text, cc->entry, why)) ? 0 : -1;
+	if (!(cc->code = ks_reply_code(text, cc->entry, why)))
+		return -1;
+	/* what ks-build would refuse goes back to the model now, with the reason */
+	if ((*why = ks_static_check(cc->code, cc->forbidden))) {
+		char *w = ks_easprintf("the kernel %s", *why);
+
+		free(*why);
+		*why = w;
+		free(cc->code);
+		cc->code = NULL;
+		return -1;
+	}
+	return 0;
 }

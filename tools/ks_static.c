@@ -45,6 +45,8 @@ static const struct rule rules[] = {
 	{ NW "(dlopen|dlsym|dlvsym|RTLD_NEXT|LD_PRELOAD|LD_AUDIT|setenv|putenv|unsetenv|ptrace|mprotect|"
 	  "/proc/self|__attribute__[[:space:]]*\\(\\([[:space:]]*(constructor|destructor))",
 	    "reaches into the process (%s): loading code, interposing symbols or patching memory is not allowed", 0 },
+	{ NW "(write|pwrite|writev|dprintf|fdopen|dup|dup2|dup3|fcntl|ioctl|syscall|close)[[:space:]]*\\(",
+	    "works on file descriptors (%s): the harness's verdict channel is not the kernel's", 0 },
 	{ NW "ks_" W "*",
 	    "uses a name of the harness (%s): the kernel's own names must not start with ks_", 0 },
 	{ NW W "*_reference" W "*",

@@ -24,7 +24,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1), *why = NULL, *code;
-	struct ks_code_check cc = { "sgemm", NULL };
+	struct ks_code_check cc = { "sgemm", NULL, NULL };
 	cJSON *j;
 
 	memcpy(text, data, size);
