@@ -444,8 +444,13 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 	if (res && b->sandbox)
 		cJSON_AddStringToObject(res, "sandbox", b->sandbox);
 	/* the inputs' salt: KS_BENCH_SALT=it repeats this run's inputs */
-	if (res && cJSON_IsNumber(salt))
-		cJSON_AddNumberToObject(res, "salt", salt->valuedouble);
+	/* all its digits (up to 2^53), never an exponent, so that it can be pasted back */
+	if (res && cJSON_IsNumber(salt) && salt->valuedouble >= 0 && salt->valuedouble < 9007199254740992.0) {
+		char digits[32];
+
+		snprintf(digits, sizeof digits, "%.0f", salt->valuedouble);
+		cJSON_AddRawToObject(res, "salt", digits);
+	}
 	cJSON_Delete(h);
 	return res;
 }
