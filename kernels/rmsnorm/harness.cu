@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cuda_bf16.h>
 
@@ -28,7 +29,8 @@ struct ks_rmsnorm {
 	int rows, cols;
 	size_t n;			/* elements of x and y */
 	__nv_bfloat16 *dx, *dw, *dy;	/* device */
-	uint16_t *y;			/* y read back, bf16 bits */
+	uint16_t *x, *w;		/* the inputs as made, to see them unchanged */
+	uint16_t *y;			/* y read back, bf16 bits; also x and w read back */
 	float *got, *ref;		/* y as float; the reference */
 };
 
@@ -61,6 +63,8 @@ ks_rmsnorm_teardown(void *state)
 	ks_gpu_free(s->dx);
 	ks_gpu_free(s->dw);
 	ks_gpu_free(s->dy);
+	free(s->x);
+	free(s->w);
 	free(s->y);
 	free(s->got);
 	free(s->ref);
@@ -81,8 +85,9 @@ ks_rmsnorm_fill(uint16_t *h, float *tmp, size_t n, uint64_t seed, float lo,
 
 /*
  * Makes x and w on the host, row by row so that no float copy of all
- * of x is needed, computes the reference and uploads the inputs.
- * Returns 0, or -1 when host memory ran out.
+ * of x is needed, computes the reference and uploads the inputs, whose
+ * host copies stay for the check.  Returns 0, or -1 when host memory ran
+ * out.
  */
 static int
 ks_rmsnorm_inputs(struct ks_rmsnorm *s, uint64_t seed)
@@ -92,12 +97,10 @@ ks_rmsnorm_inputs(struct ks_rmsnorm *s, uint64_t seed)
 	float *tmp;
 	size_t r, cols = (size_t)s->cols;
 
-	x = (uint16_t *)ks_rmsnorm_alloc(s->n, sizeof(*x));
-	w = (uint16_t *)ks_rmsnorm_alloc(cols, sizeof(*w));
+	x = s->x = (uint16_t *)ks_rmsnorm_alloc(s->n, sizeof(*x));
+	w = s->w = (uint16_t *)ks_rmsnorm_alloc(cols, sizeof(*w));
 	tmp = (float *)ks_rmsnorm_alloc(cols, sizeof(*tmp));
 	if (x == NULL || w == NULL || tmp == NULL) {
-		free(x);
-		free(w);
 		free(tmp);
 		return -1;
 	}
@@ -108,8 +111,6 @@ ks_rmsnorm_inputs(struct ks_rmsnorm *s, uint64_t seed)
 	rmsnorm_reference(s->rows, s->cols, x, w, KS_RMSNORM_EPS, s->ref);
 	ks_gpu_upload(s->dx, x, s->n * sizeof(*x), "upload x");
 	ks_gpu_upload(s->dw, w, cols * sizeof(*w), "upload w");
-	free(x);
-	free(w);
 	free(tmp);
 	return 0;
 }
@@ -164,6 +165,14 @@ ks_rmsnorm_time_call(void (*run)(void *), void *state)
 }
 
 static void
+ks_rmsnorm_changed(struct ks_check *res, const char *name)
+{
+	res->ok = 0;
+	snprintf(res->reason, sizeof(res->reason),
+	    "the kernel changed its input %s (inputs are read-only)", name);
+}
+
+static void
 ks_rmsnorm_check(void *state, double rtol, double atol, struct ks_check *res)
 {
 	struct ks_rmsnorm *s = (struct ks_rmsnorm *)state;
@@ -175,6 +184,13 @@ ks_rmsnorm_check(void *state, double rtol, double atol, struct ks_check *res)
 	for (i = 0; i < s->n; i++)
 		s->got[i] = rmsnorm_bf16_to_f32(s->y[i]);
 	ks_check_f32(s->got, s->ref, s->n, rtol, atol, res);
+	/* y's host buffer is free now: x and w read back into it */
+	ks_gpu_download(s->y, s->dx, s->n * sizeof(*s->y), "read back x");
+	if (memcmp(s->y, s->x, s->n * sizeof(*s->y)) != 0)
+		ks_rmsnorm_changed(res, "x");
+	ks_gpu_download(s->y, s->dw, (size_t)s->cols * sizeof(*s->y), "read back w");
+	if (memcmp(s->y, s->w, (size_t)s->cols * sizeof(*s->y)) != 0)
+		ks_rmsnorm_changed(res, "w");
 }
 
 static void
