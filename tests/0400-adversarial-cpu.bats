@@ -98,6 +98,17 @@ the kernel starts a thread or a process ('fork(' on line 8): work outside the ca
 	assert_output "the kernel works on file descriptors ('write(' on line 16): the harness's verdict channel is not the kernel's"
 }
 
+@test "fork_hidden: forking without end past the static check is stopped by the process limit" {
+	if [ "$(id -u)" = 0 ] && ! [ -w /sys/fs/cgroup/pids ] && ! grep -qw pids /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+		skip "root without a pids cgroup to make: nothing would hold a fork bomb here"
+	fi
+	export KS_BENCH_PROCS=64
+	run -0 judge fork_hidden
+	assert_line --index 0 crashed
+	run -0 sh -c 'ls /sys/fs/cgroup/pids /sys/fs/cgroup 2>/dev/null | grep -c "^kernel-scientist-" || true'
+	assert_output 0
+}
+
 @test "patch_timer: interposing clock_gettime is refused" {
 	run -0 judge patch_timer
 	assert_output "rejected

@@ -24,7 +24,7 @@ struct bench {
 	struct ks_problem prob;
 	const struct ks_target *target;
 	double time_cap_s, timeout_s;
-	long mem_mb, min_runs, fsize_mb;
+	long mem_mb, min_runs, fsize_mb, max_procs;
 	int gpus[KS_LOCK_ANY_MAX], ngpus;	/* GPU targets: indices to use */
 	int gpus_given;				/* from KS_GPUS, not found */
 	char *device;				/* "device" of bench.json */
@@ -123,10 +123,11 @@ load_gpus(struct bench *b)
 static int
 load_settings(struct bench *b)
 {
-	double mem, min_runs, fsize;
+	double mem, min_runs, fsize, procs;
 
 	if (setting(&b->prob, "KS_TIME_CAP_S", "time_cap_s", 0, 2.0, &b->time_cap_s) < 0 ||
 	    setting(&b->prob, "KS_BENCH_FILE_MB", "file_mb", 1, 1024, &fsize) < 0 ||
+	    setting(&b->prob, "KS_BENCH_PROCS", "procs", 1, 4096, &procs) < 0 ||
 	    setting(&b->prob, "KS_BENCH_TIMEOUT_S", "bench_s", 0, 300, &b->timeout_s) < 0 ||
 	    setting(&b->prob, "KS_BENCH_MEMORY_MB", "memory_mb", 1, 4096, &mem) < 0 ||
 	    setting(&b->prob, "KS_MIN_RUNS", "min_runs", 1, 5, &min_runs) < 0)
@@ -134,6 +135,7 @@ load_settings(struct bench *b)
 	b->mem_mb = (long)mem;
 	b->min_runs = (long)min_runs;
 	b->fsize_mb = (long)fsize;
+	b->max_procs = (long)procs;
 	if ((b->salt = getenv("KS_BENCH_SALT")) && (!*b->salt || strspn(b->salt, "0123456789") != strlen(b->salt))) {
 		ks_warnx("bad KS_BENCH_SALT '%s': expected an unsigned integer (the salt of a bench.json)", b->salt);
 		return -1;
@@ -539,7 +541,7 @@ sandbox_argv(struct bench *b, char **argv, const char *box)
 	}
 	if ((want && strcmp(want, "basic") == 0) || (!(want && *want) && !bwrap_works())) {
 		b->sandbox = ks_estrdup("basic: minimal environment, own network namespace where permitted, "
-		    "file-size and memory limits, own working directory");
+		    "file-size, memory and process limits, own working directory");
 		return argv;
 	}
 	if (want && *want && !bwrap_works()) {
@@ -560,7 +562,7 @@ sandbox_argv(struct bench *b, char **argv, const char *box)
 	free(argv);
 	free(abox);
 	b->sandbox = ks_estrdup("bwrap: file system read-only but its own directory, no network, own process "
-	    "tree, minimal environment, file-size and memory limits");
+	    "tree, minimal environment, file-size, memory and process limits");
 	return out;
 }
 
@@ -602,6 +604,7 @@ run_harness(struct bench *b)
 	o.cwd = box;
 	o.sandbox = 1;
 	o.fsize_mb = b->fsize_mb;
+	o.max_procs = b->max_procs;
 	if (take_device(b) == 0 && ks_proc_run(argv, &o, &pr) == 0) {
 		/* bubblewrap passes on a signal that killed the runner as 128 + its number */
 		if (strcmp(argv[0], "bwrap") == 0 && pr.exited &&
@@ -736,6 +739,7 @@ main(int argc, char *argv[])
 	    "  KS_GPUS (the GPUs to bench on, e.g. 0,1: the first free one is taken),\n"
 	    "  KS_BENCH_SALT (the inputs of an earlier bench.json's \"salt\"; default random),\n"
 	    "  KS_BENCH_FILE_MB (the largest file the harness may write, default 1024),\n"
+	    "  KS_BENCH_PROCS (processes and threads of the harness, default 4096),\n"
 	    "  KS_SANDBOX (bwrap, the default where bubblewrap runs, or basic).\n", &out);
 	rval = bench(dir, out);
 	if (ks_fclose_stdout() < 0)

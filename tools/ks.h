@@ -104,6 +104,7 @@ struct ks_proc_opts {
 	 */
 	int sandbox;
 	long fsize_mb;           /* with sandbox: largest file it may write; 0: none */
+	long max_procs;          /* with sandbox: processes and threads, in a pids cgroup where possible; 0: none */
 };
 struct ks_proc_result {
 	int exited, status;      /* exit status when exited */

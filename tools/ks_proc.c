@@ -145,16 +145,86 @@ enter_sandbox(const struct ks_proc_opts *o)
 
 	if (o->fsize_mb > 0)
 		set_limit(RLIMIT_FSIZE, (rlim_t)o->fsize_mb << 20);
-	/* root is not held by RLIMIT_NPROC; anyone else gets some room beyond what runs now */
+	/* root is not held by RLIMIT_NPROC (the pids cgroup is for root); anyone else gets max_procs beyond what runs now */
 	if (geteuid() != 0)
-		set_limit(RLIMIT_NPROC, (rlim_t)(user_processes(getuid()) + 512));
+		set_limit(RLIMIT_NPROC, (rlim_t)(user_processes(getuid()) + (o->max_procs > 0 ? o->max_procs : 512)));
 	drop_network();
 	environ = sandbox_env(getcwd(cwd, sizeof cwd) ? cwd : "/tmp");
 }
 
+/* Writes text to path; 0, or -1. */
+static int
+put_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t len = (ssize_t)strlen(text), w;
+
+	if (fd < 0)
+		return -1;
+	w = write(fd, text, (size_t)len);
+	return close(fd) == 0 && w == len ? 0 : -1;
+}
+
+/*
+ * A pids cgroup of its own for a sandboxed child, where the system lets us
+ * make one (cgroup v1's pids hierarchy, or cgroup v2 with the pids
+ * controller): at most max processes and threads, whoever the user; root
+ * is not held by RLIMIT_NPROC.  Returns the directory (caller frees), or
+ * NULL where there is none to be had.
+ */
+static char *
+pids_cgroup(long max)
+{
+	static const char *const roots[] = { "/sys/fs/cgroup/pids", "/sys/fs/cgroup", NULL };
+	static unsigned serial;
+
+	for (const char *const *root = roots; *root; root++) {
+		char *ctl = ks_easprintf("%s/cgroup.subtree_control", *root), *text = NULL;
+		int v1 = strcmp(*root, "/sys/fs/cgroup/pids") == 0, usable;
+
+		usable = v1 ? ks_exists(*root) && !ks_exists(ctl) :
+		    (text = ks_file_read(ctl, NULL)) && strstr(text, "pids");
+		free(ctl);
+		free(text);
+		if (!usable)
+			continue;
+		char *dir = ks_easprintf("%s/kernel-scientist-%ld-%u", *root, (long)getpid(), serial++);
+		char *file = ks_easprintf("%s/pids.max", dir), *val = ks_easprintf("%ld", max);
+		int ok = mkdir(dir, 0755) == 0 && put_file(file, val) == 0;
+
+		free(file);
+		free(val);
+		if (ok)
+			return dir;
+		rmdir(dir);
+		free(dir);
+	}
+	return NULL;
+}
+
+/* The cgroup's processes killed, then the cgroup removed (once they are gone). */
+static void
+pids_cgroup_remove(char *dir)
+{
+	char *procs = ks_easprintf("%s/cgroup.procs", dir), *text, *p;
+
+	for (int tries = 0; tries < 100 && rmdir(dir) < 0 && errno == EBUSY; tries++) {
+		if ((text = ks_file_read(procs, NULL))) {
+			for (p = text; *p; p++)
+				if (p == text || p[-1] == '\n')
+					kill((pid_t)strtol(p, NULL, 10), SIGKILL);
+			free(text);
+		}
+		struct timespec ts = { 0, 10000000 };
+		nanosleep(&ts, NULL);
+	}
+	free(procs);
+	free(dir);
+}
+
 /* In the child: limits, descriptors, then exec; errno goes back on errpipe. */
 static _Noreturn void
-child(char *const argv[], const struct ks_proc_opts *o, int errpipe, pid_t parent)
+child(char *const argv[], const struct ks_proc_opts *o, int errpipe, pid_t parent, const char *cgroup)
 {
 	int err;
 
@@ -189,6 +259,13 @@ child(char *const argv[], const struct ks_proc_opts *o, int errpipe, pid_t paren
 		(void)!write(errpipe, &err, sizeof err);
 		_exit(126);
 	}
+	if (cgroup) {
+		char procs[4200], self[32];
+
+		snprintf(procs, sizeof procs, "%s/cgroup.procs", cgroup);
+		snprintf(self, sizeof self, "%ld", (long)getpid());
+		(void)put_file(procs, self);
+	}
 	if (o->sandbox)
 		enter_sandbox(o);
 	execvp(argv[0], argv);
@@ -202,6 +279,7 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 {
 	struct sigaction sa, old_int, old_term, old_hup;
 	int pipefd[2], status, err = 0;
+	char *cgroup;
 	double start, deadline;
 	pid_t pid, w, parent;
 	ssize_t n;
@@ -221,15 +299,18 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 
 	start = now_s();
 	parent = getpid();
+	cgroup = o->sandbox && o->max_procs > 0 ? pids_cgroup(o->max_procs) : NULL;
 	if ((pid = fork()) < 0) {
 		ks_warn("cannot fork");
 		close(pipefd[0]);
 		close(pipefd[1]);
+		if (cgroup)
+			pids_cgroup_remove(cgroup);
 		return -1;
 	}
 	if (pid == 0) {
 		close(pipefd[0]);
-		child(argv, o, pipefd[1], parent);
+		child(argv, o, pipefd[1], parent, cgroup);
 	}
 	/* Both sides set the group, so a kill right after fork reaches it. */
 	setpgid(pid, pid);
@@ -258,6 +339,8 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 	}
 	/* Whatever it forked dies with it. */
 	kill(-pid, SIGKILL);
+	if (cgroup)
+		pids_cgroup_remove(cgroup);
 	r->seconds = now_s() - start;
 
 	sigaction(SIGINT, &old_int, NULL);
