@@ -161,3 +161,20 @@ gcc"
 	run find pop -name build.json
 	assert_output ""
 }
+
+@test "ks-build compiles with a minimal environment, temporary files outside the folder it is run from" {
+	mkdir -p bin here
+	# a stand-in compiler that reports its environment and where it is
+	printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done\n[ -n "$out" ] || exit 0\nenv | sort >%s/env.txt\n: >"$out"\n' "$PWD" >bin/cc
+	chmod +x bin/cc
+	cd here
+	OPENAI_API_KEY=sk-secret KS_CC=$PWD/../bin/cc run -0 ks-build ../pop/gen-000/c0
+	cd ..
+	run -0 cat env.txt
+	refute_output --partial sk-secret
+	assert_line --regexp '^TMPDIR=/'
+	refute_line "TMPDIR=$PWD/here"
+	assert_line "LC_ALL=C"
+	run -0 ls -A here
+	assert_output ""
+}

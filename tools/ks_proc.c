@@ -75,8 +75,8 @@ static const char *const env_keep[] = {
 
 /*
  * The environment for sandboxed code: the variables of env_keep and no
- * others (no API keys, tokens or HOME secrets), HOME and TMPDIR its own
- * directory, the C locale.  Allocated in the child, which execs at once.
+ * others (no API keys, tokens or HOME secrets), HOME and TMPDIR set to
+ * dir, the C locale.  Allocated in the child, which execs at once.
  */
 static char **
 sandbox_env(const char *dir)
@@ -149,7 +149,14 @@ enter_sandbox(const struct ks_proc_opts *o)
 	if (geteuid() != 0)
 		set_limit(RLIMIT_NPROC, (rlim_t)(user_processes(getuid()) + (o->max_procs > 0 ? o->max_procs : 512)));
 	drop_network();
-	environ = sandbox_env(getcwd(cwd, sizeof cwd) ? cwd : "/tmp");
+	/*
+	 * A directory of its own (a bench) is its HOME and TMPDIR; otherwise
+	 * (a build, run where the user is) the usual temporary directory, so
+	 * that a compiler's temporary files never land in the user's folder.
+	 */
+	const char *tmp = getenv("TMPDIR");
+
+	environ = sandbox_env(o->cwd && getcwd(cwd, sizeof cwd) ? cwd : tmp && *tmp == '/' ? tmp : "/tmp");
 }
 
 /* Writes text to path; 0, or -1. */
