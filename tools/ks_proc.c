@@ -179,6 +179,31 @@ put_file(const char *path, const char *text)
  * is not held by RLIMIT_NPROC.  Returns the directory (caller frees), or
  * NULL where there is none to be had.
  */
+/*
+ * The empty cgroups of earlier runs whose ks-bench was killed outright
+ * (kill -9 leaves no chance to remove them): kernel-scientist-PID-N with
+ * no process PID any more.  rmdir removes only an empty cgroup.
+ */
+static void
+remove_stale_cgroups(const char *root)
+{
+	DIR *d = opendir(root);
+	struct dirent *e;
+	long pid;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "kernel-scientist-%ld-", &pid) == 1 && pid > 0 &&
+		    kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+			char *dir = ks_easprintf("%s/%s", root, e->d_name);
+
+			rmdir(dir);
+			free(dir);
+		}
+	closedir(d);
+}
+
 static char *
 pids_cgroup(long max)
 {
@@ -195,6 +220,7 @@ pids_cgroup(long max)
 		free(text);
 		if (!usable)
 			continue;
+		remove_stale_cgroups(*root);
 		char *dir = ks_easprintf("%s/kernel-scientist-%ld-%u", *root, (long)getpid(), serial++);
 		char *file = ks_easprintf("%s/pids.max", dir), *val = ks_easprintf("%ld", max);
 		int ok = mkdir(dir, 0755) == 0 && put_file(file, val) == 0;
