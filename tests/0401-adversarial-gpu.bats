@@ -12,19 +12,22 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
-@test "the adversarial fp8-mm kernels all build for hip-nvidia" {
-	ks-init -p fp8-mm -t hip-nvidia -k 5 pop
-	n=0
+@test "the adversarial kernels all compile for hip-nvidia; one builds and passes the static check through ks-build" {
+	local pids= k p
 	for k in "$KS_ROOT"/tests/fixtures/adversarial/fp8-mm/*.hip; do
-		mkdir -p pop/gen-001/c$n
-		cp "$k" pop/gen-001/c$n/kernel.hip
-		n=$((n + 1))
+		nvcc -std=c++17 -O1 -x cu -arch=sm_90a -I"$KS_ROOT/kernels/common/hip-on-cuda" -c "$k" \
+			-o "$(basename "$k").o" 2>"$(basename "$k").err" &
+		pids="$pids $!"
 	done
-	run -0 sh -c 'for d in pop/gen-001/c*; do ks-build $d & done; wait'
-	for d in pop/gen-001/c*; do
-		run -0 jf $d/build.json '["ok"]'
-		assert_output true
+	for p in $pids; do
+		wait "$p" || fail "a kernel did not compile: $(cat ./*.err)"
 	done
+	ks-init -p fp8-mm -t hip-nvidia -k 5 pop
+	mkdir -p pop/gen-001/c0
+	cp "$KS_ROOT"/tests/fixtures/adversarial/fp8-mm/other_stream.hip pop/gen-001/c0/kernel.hip
+	ks-build pop/gen-001/c0
+	run -0 jf pop/gen-001/c0/build.json '["ok"]'
+	assert_output true
 }
 
 @test "on an NVIDIA GPU: every trick is caught, and work on another stream is timed" {
