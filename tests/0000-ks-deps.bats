@@ -27,7 +27,8 @@ setup() {
 
 @test "missing build packages are named with the exact apt-get line" {
 	PATH=$PWD/bin run -1 "$KS_TOOLS/ks-deps" build
-	assert_output "ks-deps: missing packages: pkg-config gcc libcjson-dev libcurl4-openssl-dev libssl-dev bubblewrap; install them with: sudo apt-get install -y pkg-config gcc libcjson-dev libcurl4-openssl-dev libssl-dev bubblewrap"
+	assert_output "ks-deps: bubblewrap is not installed: ks-bench will use its basic sandbox (no read-only file system); install it with: sudo apt-get install -y bubblewrap
+ks-deps: missing packages: pkg-config gcc libcjson-dev libcurl4-openssl-dev libssl-dev; install them with: sudo apt-get install -y pkg-config gcc libcjson-dev libcurl4-openssl-dev libssl-dev"
 }
 
 @test "missing test packages are named too" {
