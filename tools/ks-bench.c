@@ -81,6 +81,13 @@ count_devices(const char *dir, const char *prefix)
 	return n;
 }
 
+/* the variable that tells a target's GPU runtime which GPUs it sees */
+static const char *
+visibility_var(const struct ks_target *t)
+{
+	return strcmp(t->device, "amd") == 0 ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
+}
+
 /*
  * The GPUs a GPU target's benches may use, one harness on each at a
  * time: KS_GPUS ("0,1,3"), else every GPU this machine has (/dev/nvidiaN;
@@ -112,7 +119,7 @@ load_gpus(struct bench *b)
 		b->gpus_given = 1;
 		return 0;
 	}
-	if (getenv(amd ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES"))
+	if (getenv(visibility_var(b->target)))
 		return 0;
 	n = amd ? count_devices("/dev/dri", "renderD") : count_devices("/dev", "nvidia");
 	for (b->ngpus = 0; b->ngpus < n && b->ngpus < KS_LOCK_ANY_MAX; b->ngpus++)
@@ -480,7 +487,7 @@ take_device(struct bench *b)
 {
 	char *paths[KS_LOCK_ANY_MAX];
 	int n = b->ngpus ? b->ngpus : 1, got, i;
-	const char *var = strcmp(b->target->device, "amd") == 0 ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
+	const char *var = visibility_var(b->target);
 
 	for (i = 0; i < n; i++)
 		paths[i] = lock_path(b->target->device, b->ngpus ? b->gpus[i] : -1);

@@ -28,19 +28,6 @@
 
 #define REF_TILE	16	/* the reference kernel's square tile */
 
-/* e4m3fnuz to float on the device, as fp8_mm_reference_decode */
-static __device__ float
-ks_fp8mm_decode(uint8_t v)
-{
-	int e = (v >> 3) & 15, m = v & 7;
-	float mag;
-
-	if (v == FP8_MM_NAN)
-		return __int_as_float(0x7fc00000);
-	mag = e ? ldexpf((float)(8 + m), e - 11) : ldexpf((float)m, -10);
-	return (v & 0x80) ? -mag : mag;
-}
-
 /*
  * The GPU reference: one element of c per thread, in fp32, each K-block's
  * products summed before its scales are applied, as the problem's
@@ -67,9 +54,9 @@ ks_fp8mm_reference(int m, int n, int k, const uint8_t *a, const uint8_t *b,
 			size_t col = (size_t)(k0 + ty);
 
 			ta[ty][tx] = i0 + tx < m ?
-			    ks_fp8mm_decode(a[(size_t)(i0 + tx) + col * m]) : 0;
+			    fp8_mm_reference_decode(a[(size_t)(i0 + tx) + col * m]) : 0;
 			tb[ty][tx] = j0 + tx < n ?
-			    ks_fp8mm_decode(b[(size_t)(j0 + tx) + col * n]) : 0;
+			    fp8_mm_reference_decode(b[(size_t)(j0 + tx) + col * n]) : 0;
 			__syncthreads();
 			for (kk = 0; kk < REF_TILE; kk++)
 				part += ta[kk][ty] * tb[kk][tx];

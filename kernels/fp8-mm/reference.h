@@ -18,11 +18,18 @@ extern "C" {
 #endif
 
 #define FP8_MM_NAN	0x80	/* the only NaN of e4m3fnuz */
+
+/* the decode serves the host and the harness's GPU reference alike */
+#if defined(__HIPCC__) || defined(__CUDACC__)
+#define FP8_MM_HOST_DEVICE	__host__ __device__
+#else
+#define FP8_MM_HOST_DEVICE
+#endif
 #define FP8_MM_BLOCK_K	128	/* K-block of one a_scale, one b_scale */
 #define FP8_MM_BLOCK_N	128	/* N-block of one b_scale */
 
 /* exact: every e4m3fnuz value is a float */
-static inline float
+static inline FP8_MM_HOST_DEVICE float
 fp8_mm_reference_decode(uint8_t v)
 {
 	int e = (v >> 3) & 15, m = v & 7;

@@ -136,7 +136,7 @@ ks_sgemm_check(void *state, double rtol, double atol, struct ks_check *res)
 {
 	struct ks_sgemm *s = state;
 
-	const char *where;
+	const char *where, *changed = NULL;
 
 	ks_check_f32(s->C, s->ref, (size_t)s->M * s->N, rtol, atol, res);
 	if ((where = ks_sgemm_guards_changed(s)) != NULL) {
@@ -144,12 +144,14 @@ ks_sgemm_check(void *state, double rtol, double atol, struct ks_check *res)
 		snprintf(res->reason, sizeof(res->reason), "the kernel wrote "
 		    "outside C, %s", where);
 	}
-	if (memcmp(s->A, s->A0, (size_t)s->M * s->K * sizeof(float)) != 0 ||
-	    memcmp(s->B, s->B0, (size_t)s->K * s->N * sizeof(float)) != 0) {
+	if (memcmp(s->A, s->A0, (size_t)s->M * s->K * sizeof(float)) != 0)
+		changed = "A";
+	else if (memcmp(s->B, s->B0, (size_t)s->K * s->N * sizeof(float)) != 0)
+		changed = "B";
+	if (changed) {
 		res->ok = 0;
 		snprintf(res->reason, sizeof(res->reason), "the kernel changed "
-		    "its input %s (inputs are read-only)",
-		    memcmp(s->A, s->A0, (size_t)s->M * s->K * sizeof(float)) ? "A" : "B");
+		    "its input %s (inputs are read-only)", changed);
 	}
 }
 
