@@ -313,7 +313,7 @@ LOOP_ORDER 0 -> 1'
 	printf '{"base": "g000c4", "reference": "g000c0"}\n' > pop/gen-001/select.json
 	run -1 ks-implement pop/gen-001/c0
 	assert_output "ks-implement: 'pop/gen-001/select.json': field \"base\" names 'g000c4', which is not in the population before this generation"
-	edit pop/gen-000/c0/bench.json 'd["status"] = "crashed"'
+	edit pop/gen-000/c0/bench.json 'd["status"] = "crashed"; d["score_us"] = None'
 	printf '{"base": "g000c0", "reference": "g000c0"}\n' > pop/gen-001/select.json
 	run -1 ks-implement pop/gen-001/c0
 	assert_output "ks-implement: 'pop/gen-001/select.json': field \"base\" names 'g000c0', which is not a correct benched kernel (status crashed)"

@@ -135,7 +135,7 @@ gcc"
 @test "ks-build names a candidate without a kernel source" {
 	rm $C/kernel.c
 	run -1 ks-build $C
-	assert_output "ks-build: '$C' holds no kernel source (kernel.c, kernel.hip or kernel.cu)"
+	assert_output "ks-build: '$C/kernel.c' does not exist: run ks-implement on '$C' first"
 	assert_file_not_exists $C/build.json
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The LLM stages against the fake LLM server (helper/llm): what select,
-# hypothesize, implement and the repair of ks-build ask the model, how
+# hypothesize, implement and implement's repairs ask the model, how
 # they read its replies (leniently) and check them (strictly), and what
 # they do when the model's replies cannot be used.  Each stage has its own
 # model, and so its own script: sel, hyp and impl.
@@ -537,7 +537,7 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	assert_output --regexp "^the kernel starts a thread or a process"
 }
 
-@test "build: a kernel that does not compile goes to the model with the diagnostics; the fix is built" {
+@test "implement: a kernel that does not compile goes back to the model with the diagnostics; the fix is handed over" {
 	use seed
 	sed 's/^\tint i0;$/\tint i0 = undeclared_thing_xyz;/' code.c >broken.c
 	run grep -c undeclared_thing_xyz broken.c
@@ -547,8 +547,6 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	serve hyp=plans.json impl=broken@1000/400,fixed@1500/500
 	run -0 ks-hypothesize pop/gen-001
 	run -0 ks-implement pop/gen-001/c0
-	cmp broken.c pop/gen-001/c0/kernel.c
-	run -0 ks-build pop/gen-001/c0
 	run llm_log '["model"]'
 	assert_output $'hyp\nimpl\nimpl'
 	# the repair request: the broken code and the compiler's error
@@ -556,33 +554,71 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	assert_output --partial "$(cat broken.c)"
 	assert_output --regexp "undeclared_thing_xyz.{0,20} undeclared"
 	assert_output --partial "error"
-	run jf pop/gen-001/c0/build.json '["ok"]' 'len(d["repairs"])' '["repairs"][0]["try"]' '["repairs"][0]["ok"]' \
-		'"undeclared_thing_xyz" in d["repairs"][0]["diagnostics"]'
-	assert_output $'true\n1\n1\ntrue\ntrue'
+	# ks-implement hands over the fix, and keeps the repair in its own file
 	cmp code.c pop/gen-001/c0/kernel.c
-	assert_file_executable pop/gen-001/c0/runner
-	run jf pop/gen-001/c0/candidate.json '["usage"]' '["model"]'
-	assert_output $'{"calls": 2, "cached_calls": 0, "prompt_tokens": 2500, "completion_tokens": 900}\nimpl'
+	run jf pop/gen-001/c0/candidate.json 'len(d["repairs"])' '["repairs"][0]["try"]' '["repairs"][0]["ok"]' \
+		'"undeclared_thing_xyz" in d["repairs"][0]["diagnostics"]' '["usage"]' '["model"]'
+	assert_output $'1\n1\ntrue\ntrue\n{"calls": 2, "cached_calls": 0, "prompt_tokens": 2500, "completion_tokens": 900}\nimpl'
 	assert_file_exists pop/gen-001/c0/llm/repair1-1.md
+	# the compile check left nothing in the candidate's folder but its own files
+	run ls -A pop/gen-001/c0
+	assert_output $'candidate.json\nkernel.c\nllm'
+	# ks-build compiles and records, and asks nothing
+	run -0 ks-build pop/gen-001/c0
+	assert_equal "$(llm_requests)" 3
+	run jf pop/gen-001/c0/build.json '["ok"]' '"repairs" in d'
+	assert_output $'true\nfalse'
+	assert_file_executable pop/gen-001/c0/runner
 	run -0 ks-bench pop/gen-001/c0
 	assert_equal "$(jget pop/gen-001/c0/bench.json '["status"]')" ok
 }
 
-@test "build: with KS_REPAIR_TRIES=0 nothing is asked and the candidate is build_failed" {
+@test "implement: a kernel still broken after KS_REPAIR_TRIES repairs is handed over and benched as build_failed" {
+	use seed
+	sed 's/^\tint i0;$/\tint i0 = undeclared_thing_xyz;/' code.c >broken.c
+	printf '```c\n%s\n```\n' "$(cat broken.c)" >broken
+	serve hyp=plans.json impl=broken,broken
+	run -0 ks-hypothesize pop/gen-001
+	KS_REPAIR_TRIES=1 run -0 ks-implement pop/gen-001/c0
+	assert_equal "$(llm_requests)" 3
+	run jf pop/gen-001/c0/candidate.json 'len(d["repairs"])' '["repairs"][0]["ok"]' '"rejected" in d'
+	assert_output $'1\nfalse\nfalse'
+	cmp broken.c pop/gen-001/c0/kernel.c
+	run -0 ks-build pop/gen-001/c0
+	assert_equal "$(llm_requests)" 3
+	run -0 ks-bench pop/gen-001/c0
+	run jf pop/gen-001/c0/bench.json '["status"]'
+	assert_output build_failed
+}
+
+@test "implement: with KS_REPAIR_TRIES=0 nothing is compiled or asked and the candidate is build_failed" {
 	use seed
 	sed 's/^\tint i0;$/\tint i0 = undeclared_thing_xyz;/' code.c >broken.c
 	printf '```c\n%s\n```\n' "$(cat broken.c)" >broken
 	serve hyp=plans.json impl=broken,code.md
 	run -0 ks-hypothesize pop/gen-001
-	run -0 ks-implement pop/gen-001/c0
-	KS_REPAIR_TRIES=0 run -0 ks-build pop/gen-001/c0
+	KS_REPAIR_TRIES=0 run -0 ks-implement pop/gen-001/c0
+	run -0 ks-build pop/gen-001/c0
 	assert_equal "$(llm_requests)" 2
 	run jf pop/gen-001/c0/build.json '["ok"]' '"repairs" in d' '"undeclared_thing_xyz" in d["diagnostics"]'
 	assert_output $'false\nfalse\ntrue'
+	run jf pop/gen-001/c0/candidate.json '"repairs" in d' '["usage"]["calls"]'
+	assert_output $'false\n1'
 	cmp broken.c pop/gen-001/c0/kernel.c
-	assert_equal "$(jget pop/gen-001/c0/candidate.json '["usage"]["calls"]')" 1
 	run -0 ks-bench pop/gen-001/c0
 	assert_equal "$(jget pop/gen-001/c0/bench.json '["status"]')" build_failed
+}
+
+@test "implement: a bad KS_REPAIR_TRIES is named and nothing is written" {
+	use seed
+	printf '```c\n%s\n```\n' "$(cat code.c)" >good
+	serve hyp=plans.json impl=good
+	run -0 ks-hypothesize pop/gen-001
+	KS_REPAIR_TRIES=many run -1 ks-implement pop/gen-001/c0
+	assert_output "ks-implement: KS_REPAIR_TRIES must be an integer from 0 to 10, not 'many'"
+	assert_file_not_exists pop/gen-001/c0
+	# nothing was asked: the setting is checked before any call is paid for
+	assert_equal "$(llm_requests)" 1
 }
 
 @test "prompts are read at run time from KS_PROMPTS_DIR: an added line reaches the model, the comment does not" {

@@ -414,10 +414,10 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 		free(why);
 		return res;
 	}
+	/* the harness's own report: anything that is not one JSON object is a crash below */
 	text = ks_file_read(json_path, NULL);
-	if (text && *text) {
-		h = cJSON_ParseWithOpts(text, NULL, 1);
-	}
+	if (text && *text)
+		h = ks_json_parse(text, strlen(text), NULL);
 	free(text);
 	correct = h ? cJSON_GetObjectItemCaseSensitive(h, "correct") : NULL;
 	salt = h ? cJSON_GetObjectItemCaseSensitive(h, "salt") : NULL;
@@ -634,63 +634,34 @@ out:
 	return res;
 }
 
-/* A candidate ks-implement rejected (no usable code from the model). */
-static cJSON *
-rejected_by_implement(const struct bench *b)
-{
-	char *path = ks_easprintf("%s/candidate.json", b->dir), *text;
-	cJSON *cand, *res = NULL;
-	const char *why;
-
-	if (ks_exists(path) && (text = ks_file_read(path, NULL))) {
-		cand = cJSON_Parse(text);
-		if ((why = ks_json_str(cand, "rejected", NULL)))
-			res = new_result(b, "rejected", why);
-		cJSON_Delete(cand);
-		free(text);
-	}
-	free(path);
-	return res;
-}
-
+/* The verdict on a built candidate, or the record of why it was not built; NULL on a tool error (said). */
 static cJSON *
 bench_cand(struct bench *b)
 {
 	char *bpath = ks_easprintf("%s/build.json", b->dir), *runner = ks_easprintf("%s/runner", b->dir);
-	const cJSON *ok;
-	cJSON *build = ks_json_load(bpath), *res = NULL;
+	struct ks_build_rec build;
+	cJSON *res = NULL;
 
-	if (!build)
-		goto out;
-	ok = cJSON_GetObjectItemCaseSensitive(build, "ok");
-	if (!cJSON_IsBool(ok)) {
-		ks_warnx("'%s': field \"ok\" is missing or not a boolean", bpath);
-		goto out;
-	}
-	if (cJSON_IsFalse(ok)) {
-		const char *why = ks_json_str(build, "rejected", NULL);
-
-		/* refused by ks-build's static check, or by ks-implement */
-		res = why ? new_result(b, "rejected", why) : rejected_by_implement(b);
-		if (!res)
-			res = new_result(b, "build_failed", "the kernel did not compile: see diagnostics in build.json");
-		goto out;
-	}
-	/* A GPU kernel built on a machine without that GPU waits for one: not a failure. */
-	if (!b->gpus_given && !ks_target_device_present(b->target)) {
+	if (ks_build_rec_load(bpath, 0, &build) < 0)
+		goto out_paths;
+	if (build.rejected) {
+		/* refused by ks-implement or by ks-build's static check */
+		res = new_result(b, "rejected", build.rejected);
+	} else if (!build.ok) {
+		res = new_result(b, "build_failed", "the kernel did not compile: see diagnostics in build.json");
+	} else if (!b->gpus_given && !ks_target_device_present(b->target)) {
+		/* A GPU kernel built on a machine without that GPU waits for one: not a failure. */
 		char *why = ks_easprintf("no %s device on this machine for target %s: bench it where there is one",
 		    b->target->device, b->target->name);
 		res = new_result(b, "no_device", why);
 		free(why);
-		goto out;
-	}
-	if (!ks_exists(runner)) {
+	} else if (!ks_exists(runner)) {
 		ks_warnx("'%s' says the build succeeded, but '%s' is missing: run ks-build again", bpath, runner);
-		goto out;
+	} else {
+		res = run_harness(b);
 	}
-	res = run_harness(b);
-out:
-	cJSON_Delete(build);
+	ks_build_rec_free(&build);
+out_paths:
 	free(bpath);
 	free(runner);
 	return res;

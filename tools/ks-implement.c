@@ -1,6 +1,10 @@
 /*
  * ks-implement - write the kernel of one candidate slot: the problem's
  * seed in generation 0, else the base kernel changed by the kept plan.
+ * A kernel a model wrote is compiled here, in a temporary directory, and
+ * one that does not compile goes back to the model with the diagnostics
+ * (KS_REPAIR_TRIES): the kernel, candidate.json and llm/ are this tool's
+ * alone (population(5)).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -105,21 +109,15 @@ plan_text(const cJSON *plan, const char *key)
  * says why), not a tool error.
  */
 static char *
-ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_cand *base, const struct ks_cand *ref,
-    const cJSON *plan, struct ks_cand *c, size_t n, char **rejected)
+ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, const struct ks_cand *base,
+    const struct ks_cand *ref, const cJSON *plan, struct ks_cand *c, size_t n, char **rejected)
 {
 	char *task = NULL, *target = NULL, *bcode = NULL, *rcode = NULL, *prompt = NULL;
 	char *title = plan_text(plan, "title"), *desc = plan_text(plan, "description"), *rubric = plan_text(plan, "rubric");
-	const char *entry_point;
-	struct ks_code_check cc = { NULL, NULL, NULL };
-	struct ks_problem p;
+	const char *entry_point = ks_json_str(p->json, "entry_point", p->path);
+	struct ks_code_check cc = { p->entry_name, NULL, cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
 
-	if (ks_problem_load(s->run.problem, &p) < 0)
-		goto out_plan;
-	cc.entry = p.entry_name;
-	cc.forbidden = cJSON_GetObjectItemCaseSensitive(p.json, "forbidden");
-	entry_point = ks_json_str(p.json, "entry_point", p.path);
-	if (!entry_point || !(task = ks_ctx_file(&p, "task")) || !(target = ks_ctx_target(s->run.target, c, n)) ||
+	if (!entry_point || !(task = ks_ctx_file(p, "task")) || !(target = ks_ctx_target(s->run.target, c, n)) ||
 	    !(bcode = ks_cand_code(base)) || !(rcode = ks_cand_code(ref)))
 		goto out;
 	const char *keys[] = { "task", "target", "entry_point", "language", "base_id", "base_code", "reference_id",
@@ -133,8 +131,6 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_cand *base, 
 		*rejected = NULL;
 	}
 out:
-	ks_problem_free(&p);
-out_plan:
 	free(task);
 	free(target);
 	free(bcode);
@@ -146,19 +142,140 @@ out_plan:
 	return cc.code;
 }
 
+static int
+repair_tries(void)
+{
+	const char *e = getenv("KS_REPAIR_TRIES");
+	long v = 2;
+
+	if (e && *e && ks_parse_int(e, 0, 10, &v) < 0) {
+		ks_warnx("KS_REPAIR_TRIES must be an integer from 0 to 10, not '%s'", e);
+		return -1;
+	}
+	return (int)v;
+}
+
+/*
+ * Builds code with the problem's harness in a temporary directory, as
+ * ks-build will: 1 when it compiles, 0 when not (*diagnostics says why;
+ * caller frees), -1 when the compiler could not be run (said).
+ */
+static int
+compiles(const struct slot *s, const struct ks_problem *p, const char *code, char **diagnostics)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = ks_easprintf("%s/ks-implement.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	char *kernel = NULL, *runner = NULL, *log = NULL;
+	cJSON *rec = cJSON_CreateObject();
+	int ok = -1;
+
+	*diagnostics = NULL;
+	if (!mkdtemp(dir)) {
+		ks_warn("cannot make a temporary directory '%s'", dir);
+		goto out;
+	}
+	kernel = ks_easprintf("%s/kernel.%s", dir, s->target->ext);
+	runner = ks_easprintf("%s/runner", dir);
+	log = ks_easprintf("%s/build.log", dir);
+	struct ks_compile_job job = { s->target, p, kernel, runner, log };
+	if (ks_file_write_atomic(kernel, code, strlen(code)) == 0 && (ok = ks_compile(&job, rec)) == 0)
+		*diagnostics = ks_estrdup(ks_json_str(rec, "diagnostics", NULL));
+	ks_remove_tree(dir);
+out:
+	cJSON_Delete(rec);
+	free(dir);
+	free(kernel);
+	free(runner);
+	free(log);
+	return ok;
+}
+
+/* The model's fix for code that did not compile; NULL when it gave none (or on an error: said). */
+static char *
+ask_repair(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, int attempt, const char *code,
+    const char *diagnostics)
+{
+	struct ks_code_check cc = { p->entry_name, NULL, cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
+	char *task = ks_ctx_file(p, "task"), *target = ks_ctx_target(s->target->name, NULL, 0);
+	char *prompt = NULL, *name = ks_easprintf("repair%d", attempt), *why;
+	const char *entry_point = ks_json_str(p->json, "entry_point", p->path);
+
+	if (task && target && entry_point) {
+		const char *keys[] = { "task", "target", "entry_point", "language", "code", "diagnostics" };
+		const char *vals[] = { task, target, entry_point, s->target->ext, code, diagnostics };
+		if ((prompt = ks_prompt_render("repair", keys, vals, 6)) &&
+		    ks_ask(llm, prompt, s->dir, name, ks_check_code, &cc, &why) == 1) {
+			ks_info("'%s': repair %d gave no usable code: %s", s->dir, attempt, why);
+			free(why);
+		}
+	}
+	free(task);
+	free(target);
+	free(prompt);
+	free(name);
+	return cc.code;
+}
+
+/*
+ * A model's kernel that does not compile goes back to the model with the
+ * diagnostics, at most KS_REPAIR_TRIES times; each try is kept in llm/
+ * and in candidate.json "repairs".  Returns the last code (code itself
+ * or a fix), which ks-build records as build_failed if it still does
+ * not compile; NULL on a tool error (said).
+ */
+static char *
+repaired(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, int tries, char *code, cJSON *repairs)
+{
+	char *diag = NULL, *fix;
+	int ok;
+
+	if (tries == 0)
+		return code;
+	if ((ok = compiles(s, p, code, &diag)) < 0)
+		goto fail;
+	for (int t = 1; t <= tries && !ok; t++) {
+		cJSON *entry = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(entry, "try", t);
+		cJSON_AddStringToObject(entry, "diagnostics", diag);
+		cJSON_AddItemToArray(repairs, entry);
+		if (!(fix = ask_repair(s, llm, p, t, code, diag))) {
+			cJSON_AddBoolToObject(entry, "ok", 0);
+			break;
+		}
+		free(code);
+		free(diag);
+		code = fix;
+		if ((ok = compiles(s, p, code, &diag)) < 0)
+			goto fail;
+		cJSON_AddBoolToObject(entry, "ok", ok);
+	}
+	free(diag);
+	return code;
+fail:
+	free(diag);
+	free(code);
+	return NULL;
+}
+
 static char *
 planned_source(const struct slot *s, cJSON **cand, char **rejected)
 {
 	struct ks_cand *c = NULL, *base, *ref;
 	char *gdir = ks_gen_dir(s->root, s->gen), *where = NULL, *kpath = NULL, *bsrc = NULL, *src = NULL;
 	const cJSON *plan;
-	cJSON *h = NULL;
+	cJSON *h = NULL, *repairs = cJSON_CreateArray();
+	struct ks_problem p = { 0 };
 	struct ks_llm llm;
 	size_t n = 0;
 	long idx;
-	int online = -1;
+	int online = -1, tries;
 
-	if ((online = ks_llm_open(&llm, "implement", s->root)) < 0 || ks_cands_load(s->root, s->gen, &c, &n) < 0 ||
+	/* a bad setting is said before any call is paid for */
+	if ((tries = repair_tries()) < 0)
+		goto out;
+	if ((online = ks_llm_open(&llm, "implement", s->root)) < 0 || ks_problem_load(s->run.problem, &p) < 0 ||
+	    ks_cands_load(s->root, s->gen, &c, &n) < 0 ||
 	    ks_select_load(gdir, c, n, &base, &ref) < 0 || !(h = ks_hypotheses_load(gdir, s->run.k)))
 		goto out;
 	where = ks_easprintf("%s/hypotheses.json", gdir);
@@ -184,19 +301,27 @@ planned_source(const struct slot *s, cJSON **cand, char **rejected)
 		ks_warnx("'%s': plan %ld has no \"changes\" for the offline proposer to apply: "
 		    "configure an LLM (KS_LLM_PROVIDER, KS_LLM_URL, KS_MODEL)", where, idx);
 		goto out;
-	} else if (!(src = ask_model(s, &llm, base, ref, plan, c, n, rejected)) && !*rejected) {
+	} else if (!(src = ask_model(s, &llm, &p, base, ref, plan, c, n, rejected)) && !*rejected) {
+		goto out;
+	} else if (src && !(src = repaired(s, &llm, &p, tries, src, repairs))) {
 		goto out;
 	}
 	*cand = new_candidate(s, base->id, ref->id, online == 0 && !cJSON_GetObjectItemCaseSensitive(plan, "changes")
 	    ? llm.model : "offline");
-	cJSON *p = cJSON_Duplicate(plan, 1);
-	cJSON_AddNumberToObject(p, "index", (double)idx);
-	cJSON_ReplaceItemInObjectCaseSensitive(*cand, "plan", p);
+	cJSON *kept = cJSON_Duplicate(plan, 1);
+	cJSON_AddNumberToObject(kept, "index", (double)idx);
+	cJSON_ReplaceItemInObjectCaseSensitive(*cand, "plan", kept);
 	if (online == 0)
 		ks_llm_usage_json(&llm, *cand);
 	if (*rejected)
 		cJSON_AddStringToObject(*cand, "rejected", *rejected);
+	if (cJSON_GetArraySize(repairs) > 0) {
+		cJSON_AddItemToObject(*cand, "repairs", repairs);
+		repairs = NULL;
+	}
 out:
+	cJSON_Delete(repairs);
+	ks_problem_free(&p);
 	if (online == 0)
 		ks_llm_close(&llm);
 	cJSON_Delete(h);

@@ -21,8 +21,7 @@ usage(FILE *f, int status)
 static const char *
 parent(const struct ks_cand *c, const char *key)
 {
-	const cJSON *p = cJSON_GetObjectItemCaseSensitive(c->candidate, "parents");
-	const char *id = ks_json_str(p, key, NULL);
+	const char *id = strcmp(key, "base") == 0 ? c->cand.base : c->cand.reference;
 
 	return id ? id : "-";
 }
@@ -32,8 +31,7 @@ print_table(const struct ks_cand *c, size_t n, double seed_score)
 {
 	printf("%-8s %-8s %-8s %-12s %12s %8s  %s\n", "id", "base", "ref", "status", "score_us", "speedup", "plan");
 	for (size_t i = 0; i < n; i++) {
-		const cJSON *plan = cJSON_GetObjectItemCaseSensitive(c[i].candidate, "plan");
-		const char *title = ks_json_str(plan, "title", NULL);
+		const char *title = ks_json_str(c[i].cand.plan, "title", NULL);
 
 		printf("%-8s %-8s %-8s %-12s ", c[i].id, parent(&c[i], "base"), parent(&c[i], "reference"),
 		    c[i].status ? c[i].status : "pending");
@@ -79,37 +77,18 @@ print_summary(const char *root, const struct ks_cand *c, size_t n)
 		printf("\n");
 }
 
-/* What the run's LLM calls cost, from the ledger ks_llm.c keeps. */
-static void
+/* What the run's LLM calls cost, from the ledger the LLM stages keep. */
+static int
 print_usage(const char *root)
 {
-	char *path = ks_easprintf("%s/llm-usage.jsonl", root), *text, *line, *save = NULL;
-	long calls = 0, cached = 0;
-	double in = 0, out = 0;
+	struct ks_usage u;
 
-	if (!ks_exists(path) || !(text = ks_file_read(path, NULL))) {
-		free(path);
-		return;
-	}
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		cJSON *j = cJSON_Parse(line);
-		double a = 0, b = 0;
-
-		if (!j)
-			continue;
-		calls++;
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "cached")))
-			cached++;
-		else if (ks_json_num(j, "prompt_tokens", NULL, &a) == 0 && ks_json_num(j, "completion_tokens", NULL, &b) == 0) {
-			in += a;
-			out += b;
-		}
-		cJSON_Delete(j);
-	}
-	printf("%s: %ld LLM calls (%ld from the cache), %.0f prompt and %.0f completion tokens billed\n", root, calls,
-	    cached, in, out);
-	free(text);
-	free(path);
+	if (ks_ledger_load(root, &u) < 0)
+		return -1;
+	if (u.calls > 0)
+		printf("%s: %ld LLM calls (%ld from the cache), %ld prompt and %ld completion tokens billed\n", root,
+		    u.calls, u.cached_calls, u.prompt_tokens, u.completion_tokens);
+	return 0;
 }
 
 int
@@ -150,7 +129,8 @@ main(int argc, char *argv[])
 	if (!brief)
 		print_table(c, n, seed_score);
 	print_summary(run.root, c, n);
-	print_usage(run.root);
+	if (print_usage(run.root) < 0)
+		rval = 1;
 	ks_cands_free(c, n);
 	ks_run_free(&run);
 	if (ks_fclose_stdout() < 0)

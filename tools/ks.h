@@ -25,7 +25,7 @@
 
 /* ks_util.c: program name, errors, memory */
 extern const char *ks_progname;
-void ks_setprogname(const char *argv0);
+void ks_setprogname(const char *argv0);   /* also points cJSON's allocations at ks_emalloc */
 void ks_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));  /* appends strerror(errno) */
 void ks_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ks_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));  /* progress notes; silent under KS_QUIET */
@@ -35,6 +35,7 @@ void *ks_emalloc(size_t n);
 void *ks_ecalloc(size_t n, size_t size);
 void *ks_erealloc(void *p, size_t n);
 char *ks_estrdup(const char *s);
+char *ks_estrndup(const char *s, size_t n);
 char *ks_easprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int ks_parse_int(const char *s, long lo, long hi, long *out);   /* 0, or -1 without a message */
 int ks_parse_double(const char *s, double *out);                /* 0, or -1 without a message */
@@ -69,6 +70,7 @@ int ks_remove_tree(const char *path);   /* rm -r, links not followed; -1 with a 
 int ks_is_dir(const char *path);
 
 /* ks_json.c: the one way JSON comes in and goes out */
+/* what names the text in the error line; NULL parses quietly (a model's reply, a provider's body) */
 cJSON *ks_json_parse(const char *text, size_t len, const char *what);
 cJSON *ks_json_load(const char *path);
 int ks_json_save(const char *path, const cJSON *v);  /* atomic, byte-stable, newline-terminated */
@@ -123,6 +125,7 @@ int ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc
 char *ks_proc_describe(const struct ks_proc_result *r);  /* "exited with status 1", ... */
 char *ks_shell_quote_argv(char *const argv[]);
 void ks_argv_add(char ***argv, size_t *n, char *s);  /* appends s (owned) and keeps argv NULL-terminated */
+void ks_argv_free(char **argv);                       /* frees every string, then argv; NULL is fine */
 /* Runs argv and returns what it printed on stdout (at most 64 KiB); NULL with a message. */
 char *ks_proc_capture(char *const argv[], double timeout_s);
 /* The path of an executable name in PATH (malloc'd), or NULL. */
@@ -130,6 +133,65 @@ char *ks_find_in_path(const char *name);
 /* Waits for the first free of n lock files; returns its index, held until exit, or -1. */
 #define KS_LOCK_ANY_MAX 64
 int ks_lock_any(char *const *paths, int n);
+
+/*
+ * ks_stage.c: the files the stages hand to each other, one loader each.
+ * A loader reads the file, checks every field that population(5) gives
+ * it (an error line names the file and the field), and fills a record
+ * whose pointers point into its json; free it with the matching _free.
+ * Returns 0 when loaded, -1 with a message (none under KS_QUIET), and 1
+ * under KS_OPTIONAL when the file does not exist (yet).
+ */
+#define KS_OPTIONAL 1   /* absent: return 1, quietly */
+#define KS_QUIET 2      /* no message at all: a file about to be replaced, say */
+struct ks_cand_rec {          /* candidate.json, written by ks-implement */
+	cJSON *json;
+	const char *id;
+	long gen, slot;
+	const char *base, *reference;   /* NULL for the seed */
+	const char *model;              /* "seed", "offline" or the model's name */
+	const cJSON *plan;              /* NULL for the seed */
+	const cJSON *usage;             /* NULL when none */
+	const cJSON *repairs;           /* NULL when no repair was needed */
+	const char *rejected;           /* NULL unless ks-implement rejected it */
+};
+int ks_cand_rec_load(const char *path, int flags, struct ks_cand_rec *c);
+void ks_cand_rec_free(struct ks_cand_rec *c);
+struct ks_build_rec {         /* build.json, written by ks-build */
+	cJSON *json;
+	int ok;
+	const char *target, *diagnostics;
+	const char *compiler, *command; /* NULL when nothing was compiled */
+	double seconds;
+	const cJSON *resources;         /* NULL when the compiler reports none */
+	const char *rejected;           /* NULL unless it was not built for a reason of the rules */
+};
+int ks_build_rec_load(const char *path, int flags, struct ks_build_rec *b);
+void ks_build_rec_free(struct ks_build_rec *b);
+extern const char *const ks_bench_statuses[];   /* every status of bench.json, NULL-terminated */
+struct ks_bench_rec {         /* bench.json, written by ks-bench */
+	cJSON *json;
+	const char *id, *status, *device;
+	const char *timer, *message;    /* may be NULL */
+	int correct;
+	double score_us;                /* -1 unless status is ok */
+	const cJSON *results;
+};
+int ks_bench_rec_load(const char *path, int flags, struct ks_bench_rec *b);
+void ks_bench_rec_free(struct ks_bench_rec *b);
+struct ks_select_rec {        /* select.json, written by ks-select */
+	cJSON *json;
+	const char *base, *reference;
+	const char *reason, *model;     /* may be NULL */
+};
+int ks_select_rec_load(const char *path, int flags, struct ks_select_rec *s);
+void ks_select_rec_free(struct ks_select_rec *s);
+/* What the run's LLM calls cost, from POP/llm-usage.jsonl (zeros when there is none). */
+struct ks_usage {
+	long calls, cached_calls;
+	long prompt_tokens, completion_tokens;   /* billed: calls answered from the cache cost nothing */
+};
+int ks_ledger_load(const char *root, struct ks_usage *u);
 
 /* ks_pop.c: the population directory, ids, problems */
 struct ks_run {
@@ -149,7 +211,8 @@ struct ks_cand {
 	long gen, slot;
 	char id[24];
 	char *dir;
-	cJSON *candidate, *bench;  /* NULL when the file does not exist yet */
+	struct ks_cand_rec cand;
+	struct ks_bench_rec bench; /* bench.json == NULL when not benched yet */
 	const char *status;        /* bench status, NULL when not benched */
 	double score_us;           /* < 0 unless status is ok */
 };
@@ -187,7 +250,7 @@ struct ks_cand *ks_cands_find(struct ks_cand *c, size_t n, const char *id);
 char *ks_cand_kernel_path(const struct ks_cand *c);   /* dir/kernel.<ext>, the one that exists */
 char *ks_cand_code(const struct ks_cand *c);          /* that file's text; NULL with a message */
 
-/* ks_stage.c: the files the stages hand to each other, validated on reading */
+/* ks_stage.c, continued: the handing over between stages */
 /* dir/select.json; *base and *ref point into c, to correct kernels. */
 int ks_select_load(const char *dir, struct ks_cand *c, size_t n, struct ks_cand **base, struct ks_cand **ref);
 /*
@@ -225,8 +288,27 @@ const char *ks_target_compiler(const struct ks_target *t);
 char *ks_target_arch_flag(const struct ks_target *t);       /* NULL when the target has none */
 /* The per-kernel resource report of a build's diagnostics; NULL when none. */
 cJSON *ks_target_resources(const struct ks_target *t, const char *diagnostics);
+/* dir/kernel.<ext> by the extensions of the target table; NULL with a message when none exists. */
+char *ks_kernel_path_find(const char *dir);
 /* 1 when this machine has the device the target runs on. */
 int ks_target_device_present(const struct ks_target *t);
+
+/* ks_compile.c: one build of a kernel with its problem's harness */
+struct ks_compile_job {
+	const struct ks_target *target;
+	const struct ks_problem *prob;
+	const char *kernel;      /* the candidate's source */
+	const char *runner;      /* the program made; removed first and when the build fails */
+	const char *log;         /* the compiler's output */
+};
+/*
+ * Runs the target's compiler (sandboxed: the source is untrusted) and
+ * adds to rec the fields of a build record: ok, target, compiler,
+ * command, seconds, diagnostics, resources (population(5)).  Returns 1
+ * when the runner was built, 0 when it was not (a result), -1 with a
+ * message when the compiler could not be run at all.
+ */
+int ks_compile(const struct ks_compile_job *j, cJSON *rec);
 
 /*
  * ks_static.c: what a candidate's source may not do (vendor libraries,

@@ -11,7 +11,7 @@
 static const char *
 parent_of(const struct ks_cand *c, const char *key)
 {
-	const char *id = ks_json_str(ks_json_obj(c->candidate, "parents", NULL), key, NULL);
+	const char *id = strcmp(key, "base") == 0 ? c->cand.base : c->cand.reference;
 
 	return id ? id : "-";
 }
@@ -19,7 +19,7 @@ parent_of(const struct ks_cand *c, const char *key)
 static const char *
 plan_title(const struct ks_cand *c)
 {
-	const char *t = ks_json_str(cJSON_GetObjectItemCaseSensitive(c->candidate, "plan"), "title", NULL);
+	const char *t = ks_json_str(c->cand.plan, "title", NULL);
 
 	return t ? t : c->gen == 0 ? "(the seed kernel)" : "-";
 }
@@ -28,19 +28,17 @@ plan_title(const struct ks_cand *c)
 static void
 add_resources(struct ks_buf *b, const struct ks_cand *c)
 {
-	char *path = ks_easprintf("%s/build.json", c->dir), *text;
-	cJSON *build, *res;
+	char *path = ks_easprintf("%s/build.json", c->dir);
+	struct ks_build_rec build;
 
-	if (ks_exists(path) && (text = ks_file_read(path, NULL))) {
-		build = cJSON_Parse(text);
-		res = cJSON_GetObjectItemCaseSensitive(build, "resources");
-		if (res && !cJSON_IsNull(res)) {
-			char *r = cJSON_PrintUnformatted(res);
+	/* a build.json that does not load was said; the prompt goes without its resources */
+	if (ks_build_rec_load(path, KS_OPTIONAL, &build) == 0) {
+		if (build.resources) {
+			char *r = cJSON_PrintUnformatted(build.resources);
 			ks_buf_printf(b, "  resources: %s\n", r);
 			cJSON_free(r);
 		}
-		cJSON_Delete(build);
-		free(text);
+		ks_build_rec_free(&build);
 	}
 	free(path);
 }
@@ -52,8 +50,8 @@ ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p)
 
 	ks_buf_add(&b, "", 0);
 	for (size_t i = 0; i < n; i++) {
-		const cJSON *res = cJSON_GetObjectItemCaseSensitive(c[i].bench, "results"), *r;
-		const char *msg = ks_json_str(c[i].bench, "message", NULL);
+		const cJSON *res = c[i].bench.results, *r;
+		const char *msg = c[i].bench.message;
 
 		ks_buf_printf(&b, "- %s (base %s, reference %s; plan: %s): status %s", c[i].id, parent_of(&c[i], "base"),
 		    parent_of(&c[i], "reference"), plan_title(&c[i]), c[i].status ? c[i].status : "not benched");
@@ -86,7 +84,7 @@ ks_ctx_findings(const struct ks_cand *c, size_t n)
 
 	ks_buf_add(&b, "", 0);
 	for (size_t i = 0; i < n; i++) {
-		const cJSON *plan = cJSON_GetObjectItemCaseSensitive(c[i].candidate, "plan");
+		const cJSON *plan = c[i].cand.plan;
 		const struct ks_cand *base = NULL;
 		double lo = 0, hi = 0;
 
@@ -121,7 +119,7 @@ ks_ctx_target(const char *target, const struct ks_cand *c, size_t n)
 	if (!text)
 		return NULL;
 	for (size_t i = 0; i < n && !device; i++)
-		device = ks_json_str(c[i].bench, "device", NULL);
+		device = c[i].bench.device;
 	out = device ? ks_easprintf("%s\nThe benchmarks run on: %s\n", text, device) : ks_estrdup(text);
 	free(text);
 	return out;

@@ -13,7 +13,7 @@ ks_json_parse(const char *text, size_t len, const char *what)
 
 	/* The length form with require_null_terminated rejects trailing junk. */
 	v = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
-	if (!v) {
+	if (!v && what) {
 		size_t off = end && end >= text ? (size_t)(end - text) : 0;
 		ks_warnx("'%s' is not valid JSON (near byte %zu)", what, off);
 	}

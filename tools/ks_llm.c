@@ -390,7 +390,7 @@ retryable_curl(CURLcode rc)
 static char *
 error_message(const char *body)
 {
-	cJSON *j = cJSON_Parse(body), *e;
+	cJSON *j = ks_json_parse(body, strlen(body), NULL), *e;
 	const char *m = NULL;
 	char *out;
 
@@ -526,7 +526,7 @@ post_with_retries(const struct ks_llm *llm, const char *url, const char *body, i
 			why = ks_easprintf("HTTP %ld: %s", h.status, m);
 			free(m);
 			retry = retryable_status(h.status);
-		} else if (!(j = cJSON_Parse(h.body.s))) {
+		} else if (!(j = ks_json_parse(h.body.s, strlen(h.body.s), NULL))) {
 			why = ks_easprintf("HTTP %ld with a body that is not JSON: %.80s", h.status, h.body.s);
 			retry = 1;
 		} else if (parse_reply(llm, j, r) < 0) {
@@ -575,30 +575,6 @@ sha256_hex(const char *a, const char *b, const char *c)
 	for (unsigned i = 0; i < len; i++)
 		sprintf(hex + 2 * i, "%02x", md[i]);
 	return hex;
-}
-
-/* Tokens billed so far in this run: the ledger's lines that were not cache hits. */
-static long
-tokens_used(const char *ledger)
-{
-	char *text, *line, *save = NULL;
-	long used = 0;
-
-	if (!ks_exists(ledger) || !(text = ks_file_read(ledger, NULL)))
-		return 0;
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		cJSON *j = cJSON_Parse(line);
-		double in = 0, out = 0;
-
-		if (j && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "cached"))) {
-			ks_json_num(j, "prompt_tokens", NULL, &in);
-			ks_json_num(j, "completion_tokens", NULL, &out);
-			used += (long)(in + out);
-		}
-		cJSON_Delete(j);
-	}
-	free(text);
-	return used;
 }
 
 /* One line per call, appended whole under a lock: parallel stages share the ledger. */
@@ -678,18 +654,16 @@ out:
 	return rc;
 }
 
+/* A cached reply (written by cache_put); -1 when there is none or it does not load. */
 static int
 cache_get(const char *path, struct ks_llm_reply *r)
 {
-	char *text;
 	cJSON *j;
 	const char *t;
 	double in = 0, out = 0;
 
-	if (!ks_exists(path) || !(text = ks_file_read(path, NULL)))
+	if (!ks_exists(path) || !(j = ks_json_load(path)))
 		return -1;
-	j = cJSON_Parse(text);
-	free(text);
 	if (!(t = ks_json_str(j, "reply", NULL))) {
 		cJSON_Delete(j);
 		return -1;
@@ -735,7 +709,11 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 	hash = sha256_hex(llm->provider, url, text);
 	cpath = ks_easprintf("%s/%s.json", cdir, hash);
 	if (!llm->cache || cache_get(cpath, r) < 0) {
-		if (llm->budget > 0 && (used = tokens_used(ledger)) >= llm->budget) {
+		struct ks_usage u;
+
+		if (llm->budget > 0 && ks_ledger_load(llm->root, &u) < 0)
+			goto out;
+		if (llm->budget > 0 && (used = u.prompt_tokens + u.completion_tokens) >= llm->budget) {
 			ks_warnx("token budget reached: %ld tokens used of KS_MAX_TOKENS=%ld (see '%s'); "
 			    "raise KS_MAX_TOKENS to go on", used, llm->budget, ledger);
 			goto out;

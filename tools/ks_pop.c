@@ -333,10 +333,12 @@ list_numbered(const char *dir, int (*parse)(const char *, long *), size_t *n)
 	return v;
 }
 
+/* 0 loaded, 1 no candidate.json yet, -1 said */
 static int
 cand_load(struct ks_cand *c, const char *root, long gen, long slot)
 {
 	char *path;
+	int rc;
 
 	memset(c, 0, sizeof *c);
 	c->gen = gen;
@@ -345,28 +347,34 @@ cand_load(struct ks_cand *c, const char *root, long gen, long slot)
 	ks_id_format(c->id, sizeof c->id, gen, slot);
 	c->dir = ks_cand_dir(root, gen, slot);
 	path = ks_easprintf("%s/candidate.json", c->dir);
-	if (!ks_exists(path)) {
-		free(path);
-		return 1;
+	rc = ks_cand_rec_load(path, KS_OPTIONAL, &c->cand);
+	if (rc == 0 && strcmp(c->cand.id, c->id) != 0) {
+		ks_warnx("'%s': field \"id\" is %s, but the file is the candidate %s's", path, c->cand.id, c->id);
+		rc = -1;
 	}
-	c->candidate = ks_json_load(path);
 	free(path);
-	if (!c->candidate)
-		return -1;
+	if (rc != 0)
+		return rc;
 	path = ks_easprintf("%s/bench.json", c->dir);
-	if (ks_exists(path)) {
-		if (!(c->bench = ks_json_load(path)) ||
-		    !(c->status = ks_json_str(c->bench, "status", path))) {
-			free(path);
-			return -1;
-		}
-		if (strcmp(c->status, "ok") == 0 && ks_json_num(c->bench, "score_us", path, &c->score_us) < 0) {
-			free(path);
-			return -1;
-		}
+	rc = ks_bench_rec_load(path, KS_OPTIONAL, &c->bench);
+	if (rc == 0 && strcmp(c->bench.id, c->id) != 0) {
+		ks_warnx("'%s': field \"id\" is %s, but the file is the candidate %s's", path, c->bench.id, c->id);
+		rc = -1;
 	}
 	free(path);
+	if (rc < 0)
+		return -1;
+	c->status = c->bench.status;
+	c->score_us = c->bench.score_us;
 	return 0;
+}
+
+static void
+cand_free(struct ks_cand *c)
+{
+	free(c->dir);
+	ks_cand_rec_free(&c->cand);
+	ks_bench_rec_free(&c->bench);
 }
 
 int
@@ -391,9 +399,7 @@ ks_cands_load(const char *root, long before_gen, struct ks_cand **out, size_t *n
 				(*n)++;
 				continue;
 			}
-			free(c[*n].dir);
-			cJSON_Delete(c[*n].candidate);
-			cJSON_Delete(c[*n].bench);
+			cand_free(&c[*n]);
 			if (r < 0) {
 				rc = -1;
 				break;
@@ -415,11 +421,8 @@ ks_cands_load(const char *root, long before_gen, struct ks_cand **out, size_t *n
 void
 ks_cands_free(struct ks_cand *c, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(c[i].dir);
-		cJSON_Delete(c[i].candidate);
-		cJSON_Delete(c[i].bench);
-	}
+	for (size_t i = 0; i < n; i++)
+		cand_free(&c[i]);
 	free(c);
 }
 
@@ -435,17 +438,7 @@ ks_cands_find(struct ks_cand *c, size_t n, const char *id)
 char *
 ks_cand_kernel_path(const struct ks_cand *c)
 {
-	static const char *const exts[] = { "c", "hip", "cu" };
-
-	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
-		char *p = ks_easprintf("%s/kernel.%s", c->dir, exts[i]);
-
-		if (ks_exists(p))
-			return p;
-		free(p);
-	}
-	ks_warnx("'%s' holds no kernel source (kernel.c, kernel.hip or kernel.cu)", c->dir);
-	return NULL;
+	return ks_kernel_path_find(c->dir);
 }
 
 char *

@@ -147,11 +147,11 @@ ks_reply_json(const char *text, char **why)
 	char *body;
 
 	*why = NULL;
-	if ((j = cJSON_Parse(text)) && cJSON_IsObject(j))
+	if ((j = ks_json_parse(text, strlen(text), NULL)) && cJSON_IsObject(j))
 		return j;
 	cJSON_Delete(j);
 	if ((body = fence(text, "json", &after))) {
-		j = cJSON_Parse(body);
+		j = ks_json_parse(body, strlen(body), NULL);
 		free(body);
 		if (cJSON_IsObject(j))
 			return j;
@@ -159,7 +159,9 @@ ks_reply_json(const char *text, char **why)
 	}
 	/* JSON surrounded by prose: from the first brace to the last. */
 	if ((open = strchr(text, '{')) && (close = strrchr(text, '}')) && close > open) {
-		j = cJSON_ParseWithLength(open, (size_t)(close - open) + 1);
+		body = ks_estrndup(open, (size_t)(close - open) + 1);
+		j = ks_json_parse(body, strlen(body), NULL);
+		free(body);
 		if (cJSON_IsObject(j))
 			return j;
 		cJSON_Delete(j);

@@ -1,5 +1,7 @@
 /* ks_stage.c - the files the stages hand to each other, validated on reading. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,19 +34,15 @@ int
 ks_select_load(const char *dir, struct ks_cand *c, size_t n, struct ks_cand **base, struct ks_cand **ref)
 {
 	char *path = ks_easprintf("%s/select.json", dir);
-	const char *b, *r;
-	cJSON *sel;
+	struct ks_select_rec sel;
 	int rc = -1;
 
-	if (!(sel = ks_json_load(path)))
+	if (ks_select_rec_load(path, 0, &sel) < 0)
 		goto out;
-	if (!(b = ks_json_str(sel, "base", path)) || !(r = ks_json_str(sel, "reference", path)))
-		goto out;
-	if (!(*base = find_correct(path, "base", b, c, n)) || !(*ref = find_correct(path, "reference", r, c, n)))
-		goto out;
-	rc = 0;
+	if ((*base = find_correct(path, "base", sel.base, c, n)) && (*ref = find_correct(path, "reference", sel.reference, c, n)))
+		rc = 0;
+	ks_select_rec_free(&sel);
 out:
-	cJSON_Delete(sel);
 	free(path);
 	return rc;
 }
@@ -166,13 +164,408 @@ ks_hypotheses_check(const cJSON *h, const char *file, long k)
 	return -1;
 }
 
+/*
+ * The loaders below are the one reader of each stage file: each checks
+ * every field population(5) gives the file, and names the file and the
+ * field in the one line it prints when something is wrong.
+ */
+
+/* "'file': what is wrong", unless the load is quiet (f NULL). */
+static void __attribute__((format(printf, 2, 3)))
+note(const char *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!f)
+		return;
+	fprintf(stderr, "%s: '%s': ", ks_progname, f);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* The file's text without a word on failure: a quiet load says nothing. */
+static char *
+read_quietly(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "r");
+	struct ks_buf b = { 0 };
+	char chunk[8192];
+	size_t n;
+
+	if (!fp)
+		return NULL;
+	ks_buf_add(&b, "", 0);
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		ks_buf_add(&b, chunk, n);
+	if (ferror(fp)) {
+		fclose(fp);
+		ks_buf_free(&b);
+		return NULL;
+	}
+	fclose(fp);
+	*len = b.len;
+	return b.s;
+}
+
+/* The file's object: 0; 1 when it is optional and absent; -1 (said unless quiet). */
+static int
+load_object(const char *path, int flags, cJSON **json)
+{
+	char *text;
+	size_t len;
+
+	*json = NULL;
+	if ((flags & KS_OPTIONAL) && !ks_exists(path))
+		return 1;
+	if (!(flags & KS_QUIET))
+		*json = ks_json_load(path);
+	else if ((text = read_quietly(path, &len))) {
+		*json = strlen(text) == len ? ks_json_parse(text, len, NULL) : NULL;
+		free(text);
+	}
+	if (!*json)
+		return -1;
+	if (!cJSON_IsObject(*json)) {
+		note(flags & KS_QUIET ? NULL : path, "expected a JSON object");
+		cJSON_Delete(*json);
+		*json = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* A field that must be present and hold a string or null (*out NULL). */
+static int
+str_or_null(const cJSON *obj, const char *key, const char *f, const char **out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	*out = NULL;
+	if (cJSON_IsNull(v))
+		return 0;
+	return (*out = ks_json_str(obj, key, f)) ? 0 : -1;
+}
+
+/* A field that may be absent or null (*out NULL), else a string. */
+static int
+opt_str(const cJSON *obj, const char *key, const char *f, const char **out)
+{
+	*out = NULL;
+	if (!cJSON_GetObjectItemCaseSensitive(obj, key))
+		return 0;
+	return str_or_null(obj, key, f, out);
+}
+
+static int
+bool_field(const cJSON *obj, const char *key, const char *f, int *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!cJSON_IsBool(v)) {
+		note(f, "field \"%s\" is %s", key, v ? "not a boolean" : "missing");
+		return -1;
+	}
+	*out = cJSON_IsTrue(v);
+	return 0;
+}
+
+/* A field that may be absent or null (*out NULL), else of the given cJSON type. */
+static int
+opt_of_type(const cJSON *obj, const char *key, const char *f, int type, const char *what, const cJSON **out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	*out = NULL;
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if ((v->type & 0xFF) != type) {
+		note(f, "field \"%s\" is not %s", key, what);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* "id" is a kernel id that agrees with "generation" and "slot" where the file has them. */
+static int
+id_field(const cJSON *obj, const char *f, const char **id, long *gen, long *slot)
+{
+	if (!(*id = ks_json_str(obj, "id", f)))
+		return -1;
+	if (ks_id_parse(*id, gen, slot) < 0) {
+		note(f, "field \"id\" is not a kernel id like g003c1: '%s'", *id);
+		return -1;
+	}
+	return 0;
+}
+
+int
+ks_cand_rec_load(const char *path, int flags, struct ks_cand_rec *c)
+{
+	const char *f = flags & KS_QUIET ? NULL : path;
+	const cJSON *parents;
+	long g, s;
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	if ((rc = load_object(path, flags, &c->json)) != 0)
+		return rc;
+	if (id_field(c->json, f, &c->id, &c->gen, &c->slot) < 0 ||
+	    ks_json_int(c->json, "generation", f, 0, KS_MAX_GEN, &g) < 0 ||
+	    ks_json_int(c->json, "slot", f, 0, KS_MAX_K - 1, &s) < 0)
+		goto bad;
+	if (g != c->gen || s != c->slot) {
+		note(f, "field \"id\" is %s, but \"generation\" and \"slot\" say g%03ldc%ld", c->id, g, s);
+		goto bad;
+	}
+	if (!(parents = ks_json_obj(c->json, "parents", f)) ||
+	    str_or_null(parents, "base", f, &c->base) < 0 || str_or_null(parents, "reference", f, &c->reference) < 0 ||
+	    !(c->model = ks_json_str(c->json, "model", f)) ||
+	    opt_of_type(c->json, "plan", f, cJSON_Object, "an object", &c->plan) < 0 ||
+	    opt_of_type(c->json, "usage", f, cJSON_Object, "an object", &c->usage) < 0 ||
+	    opt_of_type(c->json, "repairs", f, cJSON_Array, "an array", &c->repairs) < 0 ||
+	    opt_str(c->json, "rejected", f, &c->rejected) < 0)
+		goto bad;
+	if (!cJSON_GetObjectItemCaseSensitive(c->json, "plan")) {
+		note(f, "field \"plan\" is missing");
+		goto bad;
+	}
+	return 0;
+bad:
+	ks_cand_rec_free(c);
+	return -1;
+}
+
+void
+ks_cand_rec_free(struct ks_cand_rec *c)
+{
+	cJSON_Delete(c->json);
+	memset(c, 0, sizeof *c);
+}
+
+int
+ks_build_rec_load(const char *path, int flags, struct ks_build_rec *b)
+{
+	const char *f = flags & KS_QUIET ? NULL : path;
+	int rc;
+
+	memset(b, 0, sizeof *b);
+	if ((rc = load_object(path, flags, &b->json)) != 0)
+		return rc;
+	if (bool_field(b->json, "ok", f, &b->ok) < 0 || !(b->target = ks_json_str(b->json, "target", f)) ||
+	    str_or_null(b->json, "compiler", f, &b->compiler) < 0 ||
+	    str_or_null(b->json, "command", f, &b->command) < 0 ||
+	    ks_json_num(b->json, "seconds", f, &b->seconds) < 0 ||
+	    !(b->diagnostics = ks_json_str(b->json, "diagnostics", f)) ||
+	    opt_str(b->json, "rejected", f, &b->rejected) < 0)
+		goto bad;
+	b->resources = cJSON_GetObjectItemCaseSensitive(b->json, "resources");
+	if (!b->resources) {
+		note(f, "field \"resources\" is missing");
+		goto bad;
+	}
+	if (cJSON_IsNull(b->resources))
+		b->resources = NULL;
+	if (b->ok && b->rejected) {
+		note(f, "field \"rejected\" is set, but \"ok\" is true");
+		goto bad;
+	}
+	return 0;
+bad:
+	ks_build_rec_free(b);
+	return -1;
+}
+
+void
+ks_build_rec_free(struct ks_build_rec *b)
+{
+	cJSON_Delete(b->json);
+	memset(b, 0, sizeof *b);
+}
+
+const char *const ks_bench_statuses[] = {
+	"ok", "incorrect", "build_failed", "crashed", "timeout", "rejected", "no_device", NULL
+};
+
+static int
+known_status(const char *s)
+{
+	for (const char *const *k = ks_bench_statuses; *k; k++)
+		if (strcmp(s, *k) == 0)
+			return 1;
+	return 0;
+}
+
+/* Each result: a shape object and a positive time. */
+static int
+results_check(const cJSON *results, const char *f)
+{
+	const cJSON *r;
+	double t;
+	int i = 0;
+
+	cJSON_ArrayForEach(r, results) {
+		if (!cJSON_IsObject(r) || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r, "shape")) ||
+		    ks_json_num(r, "time_us", NULL, &t) < 0 || t <= 0) {
+			note(f, "field \"results\": entry %d needs a \"shape\" object and a positive \"time_us\"", i);
+			return -1;
+		}
+		i++;
+	}
+	return 0;
+}
+
+int
+ks_bench_rec_load(const char *path, int flags, struct ks_bench_rec *b)
+{
+	const char *f = flags & KS_QUIET ? NULL : path;
+	long g, s;
+	int rc, ok;
+
+	memset(b, 0, sizeof *b);
+	b->score_us = -1;
+	if ((rc = load_object(path, flags, &b->json)) != 0)
+		return rc;
+	if (id_field(b->json, f, &b->id, &g, &s) < 0 || !(b->status = ks_json_str(b->json, "status", f)))
+		goto bad;
+	if (!known_status(b->status)) {
+		note(f, "field \"status\" is not one of ok, incorrect, build_failed, crashed, timeout, rejected, "
+		    "no_device: '%s'", b->status);
+		goto bad;
+	}
+	ok = strcmp(b->status, "ok") == 0;
+	if (bool_field(b->json, "correct", f, &b->correct) < 0 ||
+	    !(b->results = ks_json_arr(b->json, "results", f)) || results_check(b->results, f) < 0 ||
+	    !(b->device = ks_json_str(b->json, "device", f)) || str_or_null(b->json, "timer", f, &b->timer) < 0 ||
+	    opt_str(b->json, "message", f, &b->message) < 0)
+		goto bad;
+	if (ok && (ks_json_num(b->json, "score_us", f, &b->score_us) < 0 || b->score_us <= 0)) {
+		if (b->score_us <= 0)
+			note(f, "status is ok, but field \"score_us\" is not a positive number");
+		goto bad;
+	}
+	if (!ok && !cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(b->json, "score_us"))) {
+		note(f, "field \"score_us\" must be null when status is %s", b->status);
+		goto bad;
+	}
+	return 0;
+bad:
+	ks_bench_rec_free(b);
+	return -1;
+}
+
+void
+ks_bench_rec_free(struct ks_bench_rec *b)
+{
+	cJSON_Delete(b->json);
+	memset(b, 0, sizeof *b);
+	b->score_us = -1;
+}
+
+int
+ks_select_rec_load(const char *path, int flags, struct ks_select_rec *s)
+{
+	const char *f = flags & KS_QUIET ? NULL : path;
+	long g, k;
+	int rc;
+
+	memset(s, 0, sizeof *s);
+	if ((rc = load_object(path, flags, &s->json)) != 0)
+		return rc;
+	if (!(s->base = ks_json_str(s->json, "base", f)) || !(s->reference = ks_json_str(s->json, "reference", f)) ||
+	    opt_str(s->json, "reason", f, &s->reason) < 0 || opt_str(s->json, "model", f, &s->model) < 0)
+		goto bad;
+	if (ks_id_parse(s->base, &g, &k) < 0 || ks_id_parse(s->reference, &g, &k) < 0) {
+		const char *key = ks_id_parse(s->base, &g, &k) < 0 ? "base" : "reference";
+
+		note(f, "field \"%s\" is not a kernel id like g003c1: '%s'", key,
+		    ks_json_str(s->json, key, NULL));
+		goto bad;
+	}
+	return 0;
+bad:
+	ks_select_rec_free(s);
+	return -1;
+}
+
+void
+ks_select_rec_free(struct ks_select_rec *s)
+{
+	cJSON_Delete(s->json);
+	memset(s, 0, sizeof *s);
+}
+
+/* One line of the ledger: what one LLM call cost. */
+static int
+ledger_line(const char *line, const char *path, long lineno, struct ks_usage *u)
+{
+	cJSON *j = ks_json_parse(line, strlen(line), NULL);
+	double in, out;
+	int cached, rc = -1;
+
+	if (!cJSON_IsObject(j) || !ks_json_str(j, "stage", NULL) || !ks_json_str(j, "model", NULL) ||
+	    ks_json_num(j, "prompt_tokens", NULL, &in) < 0 || ks_json_num(j, "completion_tokens", NULL, &out) < 0 ||
+	    !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(j, "cached"))) {
+		note(path, "line %ld is not a usage record {\"stage\", \"model\", \"prompt_tokens\", "
+		    "\"completion_tokens\", \"cached\", ...}", lineno);
+		goto out;
+	}
+	cached = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "cached"));
+	u->calls++;
+	u->cached_calls += cached;
+	/* a reply from the cache was billed once, when it was first asked */
+	if (!cached) {
+		u->prompt_tokens += (long)in;
+		u->completion_tokens += (long)out;
+	}
+	rc = 0;
+out:
+	cJSON_Delete(j);
+	return rc;
+}
+
+int
+ks_ledger_load(const char *root, struct ks_usage *u)
+{
+	char *path = ks_easprintf("%s/llm-usage.jsonl", root), *text = NULL, *line, *next;
+	long lineno = 0;
+	int rc = -1;
+
+	memset(u, 0, sizeof *u);
+	if (!ks_exists(path)) {
+		rc = 0;
+		goto out;
+	}
+	if (!(text = ks_file_read(path, NULL)))
+		goto out;
+	for (line = text; *line; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		lineno++;
+		if (*line && ledger_line(line, path, lineno, u) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(text);
+	free(path);
+	return rc;
+}
+
 cJSON *
 ks_hypotheses_load(const char *dir, long k)
 {
 	char *path = ks_easprintf("%s/hypotheses.json", dir);
 	cJSON *h = ks_json_load(path);
 
-	if (h && ks_hypotheses_check(h, path, k) < 0) {
+	const char *v;
+
+	/* what the tools add to the model's answer: the base the plans were made for, the model */
+	if (h && (ks_hypotheses_check(h, path, k) < 0 || opt_str(h, "base", path, &v) < 0 ||
+	    opt_str(h, "model", path, &v) < 0)) {
 		cJSON_Delete(h);
 		h = NULL;
 	}

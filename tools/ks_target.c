@@ -250,3 +250,31 @@ ks_target_device_present(const struct ks_target *t)
 		return ks_exists("/dev/kfd");
 	return 1;
 }
+
+/*
+ * dir/kernel.<ext> for the first extension of the target table that
+ * exists there: a candidate's kernel, whichever target made it.
+ */
+char *
+ks_kernel_path_find(const char *dir)
+{
+	struct ks_buf names = { 0 };
+	char *p;
+
+	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+		p = ks_easprintf("%s/kernel.%s", dir, targets[i].ext);
+		if (ks_exists(p)) {
+			ks_buf_free(&names);
+			return p;
+		}
+		free(p);
+		size_t j = 0;
+		while (j < i && strcmp(targets[j].ext, targets[i].ext) != 0)
+			j++;
+		if (j == i)	/* the first target with this extension */
+			ks_buf_printf(&names, "%skernel.%s", names.len ? ", " : "", targets[i].ext);
+	}
+	ks_warnx("'%s' holds no kernel source (%s)", dir, names.s);
+	ks_buf_free(&names);
+	return NULL;
+}

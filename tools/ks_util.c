@@ -14,9 +14,12 @@ const char *ks_progname = "ks";
 void
 ks_setprogname(const char *argv0)
 {
+	/* cJSON allocates through ks_emalloc: running out of memory ends the tool with one line, as everywhere */
+	cJSON_Hooks hooks = { ks_emalloc, free };
 	const char *slash = strrchr(argv0, '/');
 
 	ks_progname = slash ? slash + 1 : argv0;
+	cJSON_InitHooks(&hooks);
 }
 
 static void
@@ -123,6 +126,16 @@ ks_estrdup(const char *s)
 
 	if (!p)
 		ks_die("cannot allocate %zu bytes", strlen(s) + 1);
+	return p;
+}
+
+char *
+ks_estrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (!p)
+		ks_die("cannot allocate %zu bytes", n + 1);
 	return p;
 }
 
@@ -308,4 +321,12 @@ ks_argv_add(char ***argv, size_t *n, char *s)
 	*argv = ks_erealloc(*argv, (*n + 2) * sizeof **argv);
 	(*argv)[(*n)++] = s;
 	(*argv)[*n] = NULL;
+}
+
+void
+ks_argv_free(char **argv)
+{
+	for (char **a = argv; a && *a; a++)
+		free(*a);
+	free(argv);
 }
