@@ -25,8 +25,7 @@ struct bench {
 	const struct ks_target *target;
 	double time_cap_s, timeout_s;
 	long mem_mb, min_runs, fsize_mb, max_procs;
-	int gpus[KS_LOCK_ANY_MAX], ngpus;	/* GPU targets: indices to use */
-	int gpus_given;				/* from KS_GPUS, not found */
+	struct ks_gpus gpus;			/* GPU targets: the devices to bench on */
 	char *device;				/* "device" of bench.json */
 	const char *salt;			/* KS_BENCH_SALT, or NULL */
 	char *sandbox;				/* "sandbox" of bench.json */
@@ -62,71 +61,6 @@ setting(const struct ks_problem *p, const char *env, const char *key, int intege
 	return 0;
 }
 
-/* how many /dev/<dir>/<prefix>N entries there are */
-static int
-count_devices(const char *dir, const char *prefix)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t len = strlen(prefix);
-	int n = 0;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		if (strncmp(e->d_name, prefix, len) == 0 && e->d_name[len] &&
-		    strspn(e->d_name + len, "0123456789") == strlen(e->d_name + len))
-			n++;
-	closedir(d);
-	return n;
-}
-
-/* the variable that tells a target's GPU runtime which GPUs it sees */
-static const char *
-visibility_var(const struct ks_target *t)
-{
-	return strcmp(t->device, "amd") == 0 ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
-}
-
-/*
- * The GPUs a GPU target's benches may use, one harness on each at a
- * time: KS_GPUS ("0,1,3"), else every GPU this machine has (/dev/nvidiaN;
- * /dev/dri/renderDN for AMD, which KS_GPUS overrides where that counts
- * other GPUs too).  Where the user set CUDA_VISIBLE_DEVICES or
- * HIP_VISIBLE_DEVICES, what it shows is used as one device.
- */
-static int
-load_gpus(struct bench *b)
-{
-	const char *given = getenv("KS_GPUS"), *p;
-	int amd = strcmp(b->target->device, "amd") == 0, n;
-	char *end;
-
-	if (strcmp(b->target->device, "cpu") == 0)
-		return 0;
-	if (given && *given) {
-		for (p = given; *p; p = *end ? end + 1 : end) {
-			long v = strtol(p, &end, 10);
-
-			if (end == p || v < 0 || v > 4095 || (*end && *end != ',') ||
-			    b->ngpus == KS_LOCK_ANY_MAX) {
-				ks_warnx("bad KS_GPUS '%s': expected GPU indices such as 0,1,3 (at most %d)",
-				    given, KS_LOCK_ANY_MAX);
-				return -1;
-			}
-			b->gpus[b->ngpus++] = (int)v;
-		}
-		b->gpus_given = 1;
-		return 0;
-	}
-	if (getenv(visibility_var(b->target)))
-		return 0;
-	n = amd ? count_devices("/dev/dri", "renderD") : count_devices("/dev", "nvidia");
-	for (b->ngpus = 0; b->ngpus < n && b->ngpus < KS_LOCK_ANY_MAX; b->ngpus++)
-		b->gpus[b->ngpus] = b->ngpus;
-	return 0;
-}
-
 static int
 load_settings(struct bench *b)
 {
@@ -147,7 +81,7 @@ load_settings(struct bench *b)
 		ks_warnx("bad KS_BENCH_SALT '%s': expected an unsigned integer (the salt of a bench.json)", b->salt);
 		return -1;
 	}
-	return load_gpus(b);
+	return ks_gpus_load(b->target, &b->gpus);
 }
 
 static void
@@ -244,82 +178,6 @@ new_result(const struct bench *b, const char *status, const char *message)
 	return r;
 }
 
-/*
- * A sum of products of numbers and the shape's dimensions, the way
- * problem.json's "bound" writes the work of a shape ("2*m*n*k",
- * "2*rows*cols*2 + cols*2"); -1 when expr is not one.
- */
-static double
-eval_work(const char *expr, const cJSON *shape)
-{
-	double sum = 0, prod = 1, f;
-	const char *p = expr;
-	char *end, name[64];
-
-	for (;;) {
-		while (*p == ' ')
-			p++;
-		if (isdigit((unsigned char)*p)) {
-			f = strtod(p, &end);
-			p = end;
-		} else if (isalpha((unsigned char)*p) || *p == '_') {
-			size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-			const cJSON *v;
-
-			if (n >= sizeof name)
-				return -1;
-			memcpy(name, p, n);
-			name[n] = '\0';
-			p += n;
-			if (!cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(shape, name)))
-				return -1;
-			f = v->valuedouble;
-		} else {
-			return -1;
-		}
-		prod *= f;
-		while (*p == ' ')
-			p++;
-		if (*p == '*') {
-			p++;
-			continue;
-		}
-		sum += prod;
-		prod = 1;
-		if (*p == '+')
-			p++;
-		else
-			return *p == '\0' ? sum : -1;
-	}
-}
-
-/*
- * The least time a shape can take on the target, in us, from problem.json
- * "bound": {"flops" or "bytes": work, "peak_flops_per_s" or
- * "peak_bytes_per_s": a number, or one per target}.  0 when the problem
- * gives none for this target; -1, said, when the bound is malformed.
- */
-static double
-sol_us(const struct bench *b, const cJSON *shape)
-{
-	const cJSON *bound = cJSON_GetObjectItemCaseSensitive(b->prob.json, "bound"), *peak;
-	const char *flops = ks_json_str(bound, "flops", NULL), *bytes = ks_json_str(bound, "bytes", NULL);
-	double work;
-
-	if (!bound)
-		return 0;
-	peak = cJSON_GetObjectItemCaseSensitive(bound, flops ? "peak_flops_per_s" : "peak_bytes_per_s");
-	if (cJSON_IsObject(peak) && !(peak = cJSON_GetObjectItemCaseSensitive(peak, b->target->name)))
-		return 0;
-	if (!(flops || bytes) || !cJSON_IsNumber(peak) || peak->valuedouble <= 0 ||
-	    (work = eval_work(flops ? flops : bytes, shape)) < 0) {
-		ks_warnx("'%s': field \"bound\" must hold \"flops\" or \"bytes\" (a sum of products of numbers "
-		    "and dims) and a positive peak per second", b->prob.path);
-		return -1;
-	}
-	return work / peak->valuedouble * 1e6;
-}
-
 static const char *const stat_keys[] = {
 	"time_us", "mean_us", "median_us", "min_us", "max_us", "stderr_us", "runs"
 };
@@ -364,7 +222,7 @@ add_results(const struct bench *b, const cJSON *hres, cJSON *res, double *score,
 		if (ks_json_num(h, "time_us", NULL, &v) < 0 || v <= 0)
 			return -1;
 		logsum += log(v);
-		double sol = sol_us(b, shape);
+		double sol = ks_bound_us(&b->prob, b->target->name, shape);
 
 		if (sol < 0)
 			return -2;
@@ -464,115 +322,6 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 	return res;
 }
 
-/* the lock of one device: "cpu", or a GPU's index */
-static char *
-lock_path(const char *device, int index)
-{
-	const char *dir = getenv("KS_LOCK_DIR");
-
-	if (!dir || !*dir)
-		dir = "/tmp";
-	if (index < 0)
-		return ks_easprintf("%s/kernel-scientist-bench-%s.lock", dir, device);
-	return ks_easprintf("%s/kernel-scientist-bench-%s-%d.lock", dir, device, index);
-}
-
-/*
- * One harness at a time per device, even under make -j: waits for the
- * first free device of the target's and, for a GPU, makes it the only one
- * the runner sees.  Returns 0 with the lock held, -1 on an error.
- */
-static int
-take_device(struct bench *b)
-{
-	char *paths[KS_LOCK_ANY_MAX];
-	int n = b->ngpus ? b->ngpus : 1, got, i;
-	const char *var = visibility_var(b->target);
-
-	for (i = 0; i < n; i++)
-		paths[i] = lock_path(b->target->device, b->ngpus ? b->gpus[i] : -1);
-	got = ks_lock_any(paths, n);
-	for (i = 0; i < n; i++)
-		free(paths[i]);
-	if (got < 0 || !b->ngpus)
-		return got < 0 ? -1 : 0;
-	char *index = ks_easprintf("%d", b->gpus[got]);
-
-	if (setenv(var, index, 1) < 0) {
-		ks_warn("cannot set %s", var);
-		free(index);
-		return -1;
-	}
-	free(b->device);
-	b->device = ks_easprintf("%s GPU %s (%s=%s)", b->target->device, index, var, index);
-	free(index);
-	return 0;
-}
-
-/* 1 when bubblewrap runs here with what the sandbox asks of it */
-static int
-bwrap_works(void)
-{
-	char *argv[] = { "bwrap", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
-		"--unshare-net", "--unshare-pid", "--die-with-parent", "true", NULL };
-	struct ks_proc_opts o = { .timeout_s = 20 };
-	struct ks_proc_result r;
-	char *found = ks_find_in_path("bwrap");
-
-	if (!found)
-		return 0;
-	free(found);
-	return ks_proc_run(argv, &o, &r) == 0 && r.exited && r.status == 0;
-}
-
-/*
- * How the harness is shut in.  With bubblewrap (KS_SANDBOX=bwrap, the
- * default where it works): the whole file system read-only but for the
- * run's own directory, /dev as it is (the GPU), a /proc and /dev/shm of
- * its own, no network, its own process tree (nothing it starts outlives
- * it), dying with ks-bench.  Always (KS_SANDBOX=basic alone): a minimal
- * environment, a network namespace, file-size and memory limits (ks_proc.c).
- * Returns the argv to run (argv itself, or a new one that took argv's
- * strings and freed it), or NULL with argv untouched.
- */
-static char **
-sandbox_argv(struct bench *b, char **argv, const char *box)
-{
-	const char *want = getenv("KS_SANDBOX");
-	char **out = NULL, *abox;
-	size_t n = 0;
-
-	if (want && *want && strcmp(want, "bwrap") != 0 && strcmp(want, "basic") != 0) {
-		ks_warnx("bad KS_SANDBOX '%s': expected bwrap or basic", want);
-		return NULL;
-	}
-	if ((want && strcmp(want, "basic") == 0) || (!(want && *want) && !bwrap_works())) {
-		b->sandbox = ks_estrdup("basic: minimal environment, own network namespace where permitted, "
-		    "file-size, memory and process limits, own working directory");
-		return argv;
-	}
-	if (want && *want && !bwrap_works()) {
-		ks_warnx("KS_SANDBOX=bwrap, but bwrap does not run here (install bubblewrap; it needs namespaces)");
-		return NULL;
-	}
-	if (!(abox = realpath(box, NULL))) {
-		ks_warn("cannot resolve '%s'", box);
-		return NULL;
-	}
-	const char *pre[] = { "bwrap", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--tmpfs", "/dev/shm",
-		"--proc", "/proc", "--bind", abox, abox, "--chdir", abox, "--unshare-net", "--unshare-pid",
-		"--unshare-ipc", "--die-with-parent", "--", NULL };
-	for (const char **p = pre; *p; p++)
-		ks_argv_add(&out, &n, ks_estrdup(*p));
-	for (char **a = argv; *a; a++)
-		ks_argv_add(&out, &n, *a);
-	free(argv);
-	free(abox);
-	b->sandbox = ks_estrdup("bwrap: file system read-only but its own directory, no network, own process "
-	    "tree, minimal environment, file-size, memory and process limits");
-	return out;
-}
-
 static cJSON *
 run_harness(struct bench *b)
 {
@@ -588,7 +337,7 @@ run_harness(struct bench *b)
 		ks_warn("cannot make the working directory '%s'", box);
 		goto out;
 	}
-	if (!(wrapped = sandbox_argv(b, argv, box)))
+	if (!(wrapped = ks_sandbox_wrap(argv, box, &b->sandbox)))
 		goto out;
 	argv = wrapped;
 	/* A name of its own, so no harness left over from a killed run can write into it. */
@@ -612,14 +361,8 @@ run_harness(struct bench *b)
 	o.sandbox = 1;
 	o.fsize_mb = b->fsize_mb;
 	o.max_procs = b->max_procs;
-	if (take_device(b) == 0 && ks_proc_run(argv, &o, &pr) == 0) {
-		/* bubblewrap passes on a signal that killed the runner as 128 + its number */
-		if (strcmp(argv[0], "bwrap") == 0 && pr.exited &&
-		    pr.status > 128 && pr.status < 128 + 65) {
-			pr.exited = 0;
-			pr.signaled = 1;
-			pr.sig = pr.status - 128;
-		}
+	if (ks_device_take(b->target, &b->gpus, &b->device) == 0 && ks_proc_run(argv, &o, &pr) == 0) {
+		ks_sandbox_signal_fix(argv, &pr);
 		res = verdict(b, json, &pr, log);
 	}
 	unlink(json);
@@ -649,7 +392,7 @@ bench_cand(struct bench *b)
 		res = new_result(b, "rejected", build.rejected);
 	} else if (!build.ok) {
 		res = new_result(b, "build_failed", "the kernel did not compile: see diagnostics in build.json");
-	} else if (!b->gpus_given && !ks_target_device_present(b->target)) {
+	} else if (!b->gpus.given && !ks_target_device_present(b->target)) {
 		/* A GPU kernel built on a machine without that GPU waits for one: not a failure. */
 		char *why = ks_easprintf("no %s device on this machine for target %s: bench it where there is one",
 		    b->target->device, b->target->name);

@@ -125,7 +125,8 @@ build(const char *dir, const char *out)
 		goto out;
 	if (!(b.target = ks_target_find(b.run.target)) || ks_problem_load(b.run.problem, &b.prob) < 0)
 		goto out_run;
-	if (ks_cand_rec_load(cpath, 0, &cand) < 0)
+	/* a kernel put in a slot by hand, without candidate.json, is built too */
+	if (ks_cand_rec_load(cpath, KS_OPTIONAL, &cand) < 0)
 		goto out_prob;
 	b.kernel = ks_easprintf("%s/kernel.%s", dir, b.target->ext);
 	b.runner = ks_easprintf("%s/runner", dir);

@@ -130,6 +130,25 @@ void ks_argv_free(char **argv);                       /* frees every string, the
 char *ks_proc_capture(char *const argv[], double timeout_s);
 /* The path of an executable name in PATH (malloc'd), or NULL. */
 char *ks_find_in_path(const char *name);
+/*
+ * ks_sandbox.c: how untrusted code is shut in (the compiler of a kernel,
+ * the harness that runs it).  ks_proc_run applies the basic sandbox in
+ * the child when opts.sandbox is set: ks_sandbox_enter there, and the
+ * pids cgroup made before the fork.
+ */
+void ks_sandbox_enter(const struct ks_proc_opts *o);   /* in the child, before exec */
+char *ks_sandbox_cgroup(long max);          /* a pids cgroup (caller frees), NULL where none can be had */
+void ks_sandbox_cgroup_join(const char *dir);          /* in the child */
+void ks_sandbox_cgroup_remove(char *dir);   /* kills what is left in it, removes it, frees dir */
+/*
+ * Wraps argv in bubblewrap where it runs (KS_SANDBOX=bwrap, the default
+ * there, or basic): returns the argv to run (argv itself, or a new one
+ * that took argv's strings and freed it) and sets *desc (caller frees),
+ * the sandbox in words for bench.json; NULL with a message, argv untouched.
+ */
+char **ks_sandbox_wrap(char **argv, const char *box, char **desc);
+/* A status 128+N from bubblewrap is the runner killed by signal N. */
+void ks_sandbox_signal_fix(char *const *argv, struct ks_proc_result *r);
 /* Waits for the first free of n lock files; returns its index, held until exit, or -1. */
 #define KS_LOCK_ANY_MAX 64
 int ks_lock_any(char *const *paths, int n);
@@ -288,6 +307,26 @@ const char *ks_target_compiler(const struct ks_target *t);
 char *ks_target_arch_flag(const struct ks_target *t);       /* NULL when the target has none */
 /* The per-kernel resource report of a build's diagnostics; NULL when none. */
 cJSON *ks_target_resources(const struct ks_target *t, const char *diagnostics);
+/*
+ * The GPUs a GPU target's benches may use, one harness on each at a time:
+ * KS_GPUS ("0,1,3"), else every GPU this machine has (/dev/nvidiaN;
+ * /dev/dri/renderDN for AMD, which KS_GPUS overrides where that counts
+ * other GPUs too).  Where the user set CUDA_VISIBLE_DEVICES or
+ * HIP_VISIBLE_DEVICES, what it shows is one device (n == 0), as a CPU is.
+ */
+struct ks_gpus {
+	int index[KS_LOCK_ANY_MAX], n;
+	int given;                  /* from KS_GPUS: benched even where no device node is seen */
+};
+int ks_gpus_load(const struct ks_target *t, struct ks_gpus *g);   /* -1 with a message for a bad KS_GPUS */
+/*
+ * One harness at a time per device, even under make -j: waits for the
+ * first free device of g (the CPU when g->n is 0) and holds its lock
+ * (in KS_LOCK_DIR, default /tmp) until the process exits; a GPU is made
+ * the only one the runner sees, and *desc names it (caller frees; NULL
+ * for the CPU).  Returns 0, or -1 with a message.
+ */
+int ks_device_take(const struct ks_target *t, const struct ks_gpus *g, char **desc);
 /* dir/kernel.<ext> by the extensions of the target table; NULL with a message when none exists. */
 char *ks_kernel_path_find(const char *dir);
 /* 1 when this machine has the device the target runs on. */
@@ -309,6 +348,12 @@ struct ks_compile_job {
  * message when the compiler could not be run at all.
  */
 int ks_compile(const struct ks_compile_job *j, cJSON *rec);
+
+/* ks_bound.c: the speed of light of a shape, from problem.json "bound" */
+/* The value of a sum of products of numbers and the shape's dims ("2*m*n*k"); -1 when expr is not one. */
+double ks_bound_work(const char *expr, const cJSON *shape);
+/* The least time of shape on target in us; 0 when the problem gives none for it; -1 said when malformed. */
+double ks_bound_us(const struct ks_problem *p, const char *target, const cJSON *shape);
 
 /*
  * ks_static.c: what a candidate's source may not do (vendor libraries,

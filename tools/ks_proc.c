@@ -67,194 +67,6 @@ set_limit(int resource, rlim_t v)
 	setrlimit(resource, &rl);
 }
 
-/* What the environment of sandboxed code keeps: what compilers and GPU runtimes read. */
-static const char *const env_keep[] = {
-	"PATH=", "LD_LIBRARY_PATH=", "CUDA_", "HIP_", "ROCM_", "ROCR_", "HSA_", "NVIDIA_", "OMP_", "GOMP_",
-	"KMP_", NULL
-};
-
-/*
- * The environment for sandboxed code: the variables of env_keep and no
- * others (no API keys, tokens or HOME secrets), HOME and TMPDIR set to
- * dir, the C locale.  Allocated in the child, which execs at once.
- */
-static char **
-sandbox_env(const char *dir)
-{
-	extern char **environ;
-	size_t n = 0, k = 0;
-	char **env, **e;
-
-	for (e = environ; *e; e++)
-		n++;
-	if (!(env = calloc(n + 4, sizeof *env)))
-		_exit(126);
-	for (e = environ; *e; e++)
-		for (const char *const *keep = env_keep; *keep; keep++)
-			if (strncmp(*e, *keep, strlen(*keep)) == 0) {
-				env[k++] = *e;
-				break;
-			}
-	if (asprintf(&env[k++], "HOME=%s", dir) < 0 || asprintf(&env[k++], "TMPDIR=%s", dir) < 0)
-		_exit(126);
-	env[k++] = "LC_ALL=C";
-	env[k] = NULL;
-	return env;
-}
-
-/* The number of processes the real user has now, from /proc. */
-static long
-user_processes(uid_t uid)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	struct stat st;
-	char path[300];
-	long n = 0;
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d)))
-		if (de->d_name[0] >= '0' && de->d_name[0] <= '9') {
-			snprintf(path, sizeof path, "/proc/%s", de->d_name);
-			if (stat(path, &st) == 0 && st.st_uid == uid)
-				n++;
-		}
-	closedir(d);
-	return n;
-}
-
-/*
- * No network: a network namespace of its own holds only a loopback that
- * is down.  Root may make one; another user where user namespaces are
- * allowed.  Where neither is possible the code runs with the network.
- */
-static void
-drop_network(void)
-{
-	if (unshare(CLONE_NEWNET) == 0)
-		return;
-	(void)unshare(CLONE_NEWUSER | CLONE_NEWNET);
-}
-
-static void
-enter_sandbox(const struct ks_proc_opts *o)
-{
-	extern char **environ;
-	char cwd[4096];
-
-	if (o->fsize_mb > 0)
-		set_limit(RLIMIT_FSIZE, (rlim_t)o->fsize_mb << 20);
-	/* root is not held by RLIMIT_NPROC (the pids cgroup is for root); anyone else gets max_procs beyond what runs now */
-	if (geteuid() != 0)
-		set_limit(RLIMIT_NPROC, (rlim_t)(user_processes(getuid()) + (o->max_procs > 0 ? o->max_procs : 512)));
-	drop_network();
-	/*
-	 * A directory of its own (a bench) is its HOME and TMPDIR; otherwise
-	 * (a build, run where the user is) the usual temporary directory, so
-	 * that a compiler's temporary files never land in the user's folder.
-	 */
-	const char *tmp = getenv("TMPDIR");
-
-	environ = sandbox_env(o->cwd && getcwd(cwd, sizeof cwd) ? cwd : tmp && *tmp == '/' ? tmp : "/tmp");
-}
-
-/* Writes text to path; 0, or -1. */
-static int
-put_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t len = (ssize_t)strlen(text), w;
-
-	if (fd < 0)
-		return -1;
-	w = write(fd, text, (size_t)len);
-	return close(fd) == 0 && w == len ? 0 : -1;
-}
-
-/*
- * A pids cgroup of its own for a sandboxed child, where the system lets us
- * make one (cgroup v1's pids hierarchy, or cgroup v2 with the pids
- * controller): at most max processes and threads, whoever the user; root
- * is not held by RLIMIT_NPROC.  Returns the directory (caller frees), or
- * NULL where there is none to be had.
- */
-/*
- * The empty cgroups of earlier runs whose ks-bench was killed outright
- * (kill -9 leaves no chance to remove them): kernel-scientist-PID-N with
- * no process PID any more.  rmdir removes only an empty cgroup.
- */
-static void
-remove_stale_cgroups(const char *root)
-{
-	DIR *d = opendir(root);
-	struct dirent *e;
-	long pid;
-
-	if (!d)
-		return;
-	while ((e = readdir(d)))
-		if (sscanf(e->d_name, "kernel-scientist-%ld-", &pid) == 1 && pid > 0 &&
-		    kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
-			char *dir = ks_easprintf("%s/%s", root, e->d_name);
-
-			rmdir(dir);
-			free(dir);
-		}
-	closedir(d);
-}
-
-static char *
-pids_cgroup(long max)
-{
-	static const char *const roots[] = { "/sys/fs/cgroup/pids", "/sys/fs/cgroup", NULL };
-	static unsigned serial;
-
-	for (const char *const *root = roots; *root; root++) {
-		char *ctl = ks_easprintf("%s/cgroup.subtree_control", *root), *text = NULL;
-		int v1 = strcmp(*root, "/sys/fs/cgroup/pids") == 0, usable;
-
-		usable = v1 ? ks_exists(*root) && !ks_exists(ctl) :
-		    (text = ks_file_read(ctl, NULL)) && strstr(text, "pids");
-		free(ctl);
-		free(text);
-		if (!usable)
-			continue;
-		remove_stale_cgroups(*root);
-		char *dir = ks_easprintf("%s/kernel-scientist-%ld-%u", *root, (long)getpid(), serial++);
-		char *file = ks_easprintf("%s/pids.max", dir), *val = ks_easprintf("%ld", max);
-		int ok = mkdir(dir, 0755) == 0 && put_file(file, val) == 0;
-
-		free(file);
-		free(val);
-		if (ok)
-			return dir;
-		rmdir(dir);
-		free(dir);
-	}
-	return NULL;
-}
-
-/* The cgroup's processes killed, then the cgroup removed (once they are gone). */
-static void
-pids_cgroup_remove(char *dir)
-{
-	char *procs = ks_easprintf("%s/cgroup.procs", dir), *text, *p;
-
-	for (int tries = 0; tries < 100 && rmdir(dir) < 0 && errno == EBUSY; tries++) {
-		if ((text = ks_file_read(procs, NULL))) {
-			for (p = text; *p; p++)
-				if (p == text || p[-1] == '\n')
-					kill((pid_t)strtol(p, NULL, 10), SIGKILL);
-			free(text);
-		}
-		struct timespec ts = { 0, 10000000 };
-		nanosleep(&ts, NULL);
-	}
-	free(procs);
-	free(dir);
-}
-
 /* In the child: limits, descriptors, then exec; errno goes back on errpipe. */
 static _Noreturn void
 child(char *const argv[], const struct ks_proc_opts *o, int errpipe, pid_t parent, const char *cgroup)
@@ -292,15 +104,10 @@ child(char *const argv[], const struct ks_proc_opts *o, int errpipe, pid_t paren
 		(void)!write(errpipe, &err, sizeof err);
 		_exit(126);
 	}
-	if (cgroup) {
-		char procs[4200], self[32];
-
-		snprintf(procs, sizeof procs, "%s/cgroup.procs", cgroup);
-		snprintf(self, sizeof self, "%ld", (long)getpid());
-		(void)put_file(procs, self);
-	}
+	if (cgroup)
+		ks_sandbox_cgroup_join(cgroup);
 	if (o->sandbox)
-		enter_sandbox(o);
+		ks_sandbox_enter(o);
 	execvp(argv[0], argv);
 	err = errno;
 	(void)!write(errpipe, &err, sizeof err);
@@ -332,13 +139,13 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 
 	start = now_s();
 	parent = getpid();
-	cgroup = o->sandbox && o->max_procs > 0 ? pids_cgroup(o->max_procs) : NULL;
+	cgroup = o->sandbox && o->max_procs > 0 ? ks_sandbox_cgroup(o->max_procs) : NULL;
 	if ((pid = fork()) < 0) {
 		ks_warn("cannot fork");
 		close(pipefd[0]);
 		close(pipefd[1]);
 		if (cgroup)
-			pids_cgroup_remove(cgroup);
+			ks_sandbox_cgroup_remove(cgroup);
 		return -1;
 	}
 	if (pid == 0) {
@@ -373,7 +180,7 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 	/* Whatever it forked dies with it. */
 	kill(-pid, SIGKILL);
 	if (cgroup)
-		pids_cgroup_remove(cgroup);
+		ks_sandbox_cgroup_remove(cgroup);
 	r->seconds = now_s() - start;
 
 	sigaction(SIGINT, &old_int, NULL);

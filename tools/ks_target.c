@@ -4,6 +4,7 @@
  * resource report.  Defined in one place, so a new target is one entry.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -277,4 +278,105 @@ ks_kernel_path_find(const char *dir)
 	ks_warnx("'%s' holds no kernel source (%s)", dir, names.s);
 	ks_buf_free(&names);
 	return NULL;
+}
+
+/* how many /dev/<dir>/<prefix>N entries there are */
+static int
+count_devices(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t len = strlen(prefix);
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		if (strncmp(e->d_name, prefix, len) == 0 && e->d_name[len] &&
+		    strspn(e->d_name + len, "0123456789") == strlen(e->d_name + len))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* the variable that tells a target's GPU runtime which GPUs it sees */
+static const char *
+visibility_var(const struct ks_target *t)
+{
+	return strcmp(t->device, "amd") == 0 ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
+}
+
+/* KS_GPUS, else the machine's GPUs (ks.h) */
+int
+ks_gpus_load(const struct ks_target *t, struct ks_gpus *g)
+{
+	const char *given = getenv("KS_GPUS"), *p;
+	int amd = strcmp(t->device, "amd") == 0, n;
+	char *end;
+
+	memset(g, 0, sizeof *g);
+	if (strcmp(t->device, "cpu") == 0)
+		return 0;
+	if (given && *given) {
+		for (p = given; *p; p = *end ? end + 1 : end) {
+			long v = strtol(p, &end, 10);
+
+			if (end == p || v < 0 || v > 4095 || (*end && *end != ',') ||
+			    g->n == KS_LOCK_ANY_MAX) {
+				ks_warnx("bad KS_GPUS '%s': expected GPU indices such as 0,1,3 (at most %d)",
+				    given, KS_LOCK_ANY_MAX);
+				return -1;
+			}
+			g->index[g->n++] = (int)v;
+		}
+		g->given = 1;
+		return 0;
+	}
+	if (getenv(visibility_var(t)))
+		return 0;
+	n = amd ? count_devices("/dev/dri", "renderD") : count_devices("/dev", "nvidia");
+	for (g->n = 0; g->n < n && g->n < KS_LOCK_ANY_MAX; g->n++)
+		g->index[g->n] = g->n;
+	return 0;
+}
+
+/* the lock of one device: "cpu", or a GPU's index */
+static char *
+lock_path(const char *device, int index)
+{
+	const char *dir = getenv("KS_LOCK_DIR");
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if (index < 0)
+		return ks_easprintf("%s/kernel-scientist-bench-%s.lock", dir, device);
+	return ks_easprintf("%s/kernel-scientist-bench-%s-%d.lock", dir, device, index);
+}
+
+/* the first free device, its lock held until exit (ks.h) */
+int
+ks_device_take(const struct ks_target *t, const struct ks_gpus *g, char **desc)
+{
+	char *paths[KS_LOCK_ANY_MAX] = { 0 };
+	int n = g->n ? g->n : 1, got, i;
+	const char *var = visibility_var(t);
+
+	*desc = NULL;
+	for (i = 0; i < n; i++)
+		paths[i] = lock_path(t->device, g->n ? g->index[i] : -1);
+	got = ks_lock_any(paths, n);
+	for (i = 0; i < n; i++)
+		free(paths[i]);
+	if (got < 0 || !g->n)
+		return got < 0 ? -1 : 0;
+	char *index = ks_easprintf("%d", g->index[got]);
+
+	if (setenv(var, index, 1) < 0) {
+		ks_warn("cannot set %s", var);
+		free(index);
+		return -1;
+	}
+	*desc = ks_easprintf("%s GPU %s (%s=%s)", t->device, index, var, index);
+	free(index);
+	return 0;
 }
