@@ -1,0 +1,111 @@
+#!/usr/bin/env bats
+# The library on its own: the speed-of-light evaluator (tests/unit/bound.c,
+# a C program over tools/ks_bound.c), and the one loader of each stage
+# file, whose error line names the file and the field (population(5)).
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+setup_file() {
+	cd "$KS_ROOT" || return
+	# shellcheck disable=SC2046
+	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/bound.c \
+		tools/ks_bound.c tools/ks_json.c tools/ks_util.c tools/ks_file.c -o "$BATS_FILE_TMPDIR/bound" \
+		$(pkg-config --libs libcjson) -lm
+	cd "$BATS_FILE_TMPDIR" || return
+	# a finished seed to spoil, one file at a time
+	make_pop seeded 1 >/dev/null
+	ks-implement seeded/gen-000/c0 && ks-build seeded/gen-000/c0 && ks-bench seeded/gen-000/c0
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	cp -r "$BATS_FILE_TMPDIR/seeded" pop
+	C=pop/gen-000/c0
+}
+
+# spoil FILE JQ: rewrites FILE through a jq filter
+spoil() {
+	jq "$2" "$1" >"$1.new" && mv "$1.new" "$1"
+}
+
+@test "the work expression and the bound of a shape (tests/unit/bound.c)" {
+	run -0 --separate-stderr "$BATS_FILE_TMPDIR/bound"
+	assert_output "24 cases, 0 failed"
+	# each malformed bound is named once, with its file
+	assert_equal "$(grep -c "^bound: 'problem.json': field \"bound\" must hold" <<<"$stderr")" 3
+}
+
+@test "candidate.json: a missing field, a wrong type, an id that is not the folder's are named" {
+	spoil $C/candidate.json 'del(.model)'
+	run -1 ks-report pop
+	assert_output "ks-report: '$C/candidate.json': field \"model\" is missing"
+	cp "$BATS_FILE_TMPDIR/seeded/gen-000/c0/candidate.json" $C/
+	spoil $C/candidate.json '.parents.base = 3'
+	run -1 ks-report pop
+	assert_output "ks-report: '$C/candidate.json': field \"base\" is not a string"
+	cp "$BATS_FILE_TMPDIR/seeded/gen-000/c0/candidate.json" $C/
+	spoil $C/candidate.json '.id = "g000c1" | .slot = 1'
+	run -1 ks-report pop
+	assert_output "ks-report: '$C/candidate.json': field \"id\" is g000c1, but the file is the candidate g000c0's"
+	spoil $C/candidate.json '.slot = 0'
+	run -1 ks-report pop
+	assert_output "ks-report: '$C/candidate.json': field \"id\" is g000c1, but \"generation\" and \"slot\" say g000c0"
+}
+
+@test "bench.json: an unknown status, a score beside a failure, a result without a time are named" {
+	spoil $C/bench.json '.status = "fast"'
+	run -1 ks-select pop/gen-001
+	assert_output "ks-select: '$C/bench.json': field \"status\" is not one of ok, incorrect, build_failed, crashed, timeout, rejected, no_device: 'fast'"
+	spoil $C/bench.json '.status = "crashed"'
+	run -1 ks-select pop/gen-001
+	assert_output "ks-select: '$C/bench.json': field \"score_us\" must be null when status is crashed"
+	spoil $C/bench.json '.status = "ok" | .results[0].time_us = "soon"'
+	run -1 ks-select pop/gen-001
+	assert_output "ks-select: '$C/bench.json': field \"results\": entry 0 needs a \"shape\" object and a positive \"time_us\""
+	assert_file_not_exists pop/gen-001/select.json
+}
+
+@test "build.json: ks-bench names a missing field, and a rejection beside ok" {
+	spoil $C/build.json 'del(.diagnostics)'
+	run -1 ks-bench $C
+	assert_output "ks-bench: '$C/build.json': field \"diagnostics\" is missing"
+	spoil $C/build.json '.diagnostics = "" | .rejected = "no"'
+	run -1 ks-bench $C
+	assert_output "ks-bench: '$C/build.json': field \"rejected\" is set, but \"ok\" is true"
+	# the old verdict stands
+	cmp "$BATS_FILE_TMPDIR/seeded/gen-000/c0/bench.json" $C/bench.json
+}
+
+@test "build.json's rejection is all ks-bench reads: it never opens candidate.json" {
+	spoil $C/build.json '.ok = false | .rejected = "the kernel starts a thread"'
+	chmod 000 $C/candidate.json
+	run -0 ks-bench $C
+	chmod 644 $C/candidate.json
+	run jq -r '.status, .message' $C/bench.json
+	assert_output $'rejected\nthe kernel starts a thread'
+}
+
+@test "select.json: a base that is not a kernel id is named" {
+	ks-select pop/gen-001
+	spoil pop/gen-001/select.json '.base = "best"'
+	run -1 ks-hypothesize pop/gen-001
+	assert_output "ks-hypothesize: 'pop/gen-001/select.json': field \"base\" is not a kernel id like g003c1: 'best'"
+}
+
+@test "the usage ledger: a line that is not a usage record is named with its number; none is no usage" {
+	run -0 ks-report pop
+	refute_output --partial "LLM calls"
+	printf '%s\n' '{"stage": "select", "model": "m", "prompt_tokens": 10, "completion_tokens": 5, "cached": false}' \
+		'{"stage": "select", "model": "m", "prompt_tokens": 10, "completion_tokens": 5, "cached": true}' >pop/llm-usage.jsonl
+	run -0 ks-report pop
+	assert_line "pop: 2 LLM calls (1 from the cache), 10 prompt and 5 completion tokens billed"
+	echo '{"stage": "select"' >>pop/llm-usage.jsonl
+	run -1 ks-report pop
+	assert_line "ks-report: 'pop/llm-usage.jsonl': line 3 is not a usage record {\"stage\", \"model\", \"prompt_tokens\", \"completion_tokens\", \"cached\", ...}"
+}
+
+@test "no cJSON_Parse outside the library's JSON module: every file has one reader" {
+	run grep -rl --include="*.[ch]" cJSON_Parse "$KS_ROOT/tools" "$KS_ROOT/tests/unit"
+	assert_output "$KS_ROOT/tools/ks_json.c"
+}
