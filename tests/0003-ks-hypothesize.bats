@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # ks-hypothesize: 10 avenues, 5 plans on the base's tunable parameters,
-# and the K plans kept by the rule of DESIGN.md (offline proposer).
+# and the K plans kept by the rule of population(5) (offline proposer).
 
 bats_require_minimum_version 1.5.0
 load helper/common

@@ -109,3 +109,12 @@ spoil() {
 	run grep -rl --include="*.[ch]" cJSON_Parse "$KS_ROOT/tools" "$KS_ROOT/tests/unit"
 	assert_output "$KS_ROOT/tools/ks_json.c"
 }
+
+@test "ks-bench -h names every status bench.json can hold" {
+	run -0 ks-bench -h
+	for s in $(sed -n 's/^\t"\(ok\)", \(.*\), NULL$/\1, \2/p' "$KS_ROOT/tools/ks_stage.c" | tr -d '",'); do
+		[[ $output == *"$s"* ]] || fail "ks-bench -h does not name status $s"
+		n=$((${n:-0} + 1))
+	done
+	assert_equal "$n" 7
+}

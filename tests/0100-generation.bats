@@ -38,7 +38,7 @@ assert_candidate() {
 	assert_output true
 }
 
-@test "make generation N=2 makes generations 0, 1 and 2 as DESIGN.md lays them out" {
+@test "make generation N=2 makes generations 0, 1 and 2 as population(5) lays them out" {
 	run -0 gen N=2
 	assert_output --regexp "pop: generations 0\.\.2, 7 kernels, 7 correct; best g00[0-2]c[0-2] "
 	assert_candidate pop/gen-000/c0

@@ -90,7 +90,7 @@ reserve() {
 # plans_reply FILE [STATEMENT]: a hypothesize reply, in a json fence
 # after a line of prose, with 10 avenues and 5 plans d["plans"]; the
 # python3 STATEMENT may spoil the document d first.  By the rule of
-# DESIGN.md the plans keep [1, 0, 2]: the most innovative is 1 (a tie
+# population(5) the plans keep [1, 0, 2]: the most innovative is 1 (a tie
 # with 2, to the lower index); the highest uplift_max is 3, but 3 repeats
 # plan 1 (same title and rubric), then 0 and 1 tie at 40: 0; the highest
 # uplift_min is 3 again (a repeat), then 2.

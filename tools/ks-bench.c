@@ -182,7 +182,6 @@ static const char *const stat_keys[] = {
 	"time_us", "mean_us", "median_us", "min_us", "max_us", "stderr_us", "runs"
 };
 
-/* Copies the harness's per-shape numbers under the problem's own shape. */
 /*
  * Copies the harness's per-shape numbers into res under the problem's
  * shapes and computes the score.  A time under the shape's speed of light
@@ -454,7 +453,10 @@ main(int argc, char *argv[])
 	    "  every test shape is checked, then every benchmark shape is timed.\n"
 	    "  Writes bench.json: {\"id\", \"status\", \"correct\", \"results\", \"score_us\",\n"
 	    "  \"device\", \"timer\", \"message\"}; status is ok, incorrect, build_failed,\n"
-	    "  crashed or timeout.  Environment: KS_TIME_CAP_S (timing per shape),\n"
+	    "  crashed, timeout, rejected (refused by a rule: see build.json, or faster\n"
+	    "  than the speed of light) or no_device (no GPU of the target here).\n"
+	    "  See population(5) for every field.\n"
+	    "  Environment: KS_TIME_CAP_S (timing per shape),\n"
 	    "  KS_BENCH_TIMEOUT_S (wall clock), KS_BENCH_MEMORY_MB, KS_MIN_RUNS,\n"
 	    "  KS_LOCK_DIR (where the per-device locks live, default /tmp),\n"
 	    "  KS_GPUS (the GPUs to bench on, e.g. 0,1: the first free one is taken),\n"

@@ -1,6 +1,6 @@
 /*
  * ks-hypothesize - design the experiments of a generation: 10 avenues,
- * 5 plans, and the K plans kept by the rule of DESIGN.md.  The tool,
+ * 5 plans, and the K plans kept by the rule of population(5).  The tool,
  * not the model, keeps the plans.
  */
 #include <stdlib.h>

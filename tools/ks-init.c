@@ -9,14 +9,34 @@
 
 #include "ks.h"
 
-static void
-usage(FILE *f, int status)
+struct opts {
+	const char *problem, *target, *out;
+	long k;
+};
+
+static int
+on_flag(int ch, const char *value, void *arg)
 {
-	fprintf(f, "usage: %s [-p problem] [-t target] [-k K] [-o file] pop\n"
-	    "  Writes pop/run.json (problem, target, K) once; later calls check that\n"
-	    "  the options match it and change nothing.  Defaults: -p sgemm, the\n"
-	    "  problem's first target, -k 3.\n", ks_progname);
-	exit(status);
+	struct opts *o = arg;
+
+	switch (ch) {
+	case 'k':
+		if (ks_parse_int(value, 1, KS_MAX_K, &o->k) < 0) {
+			ks_warnx("K must be an integer from 1 to %d, not '%s'", KS_MAX_K, value);
+			return 2;
+		}
+		break;
+	case 'o':
+		o->out = value;
+		break;
+	case 'p':
+		o->problem = value;
+		break;
+	case 't':
+		o->target = value;
+		break;
+	}
+	return 0;
 }
 
 /* An existing run.json: every option given must agree with it. */
@@ -109,46 +129,19 @@ out:
 int
 main(int argc, char *argv[])
 {
-	const char *problem = NULL, *target = NULL, *root;
-	char *out = NULL;
-	long k = 0;
-	int ch, rval;
+	struct opts o = { 0 };
+	struct ks_args_spec spec = { "[-p problem] [-t target] [-k K] [-o file] pop",
+		"  Writes pop/run.json (problem, target, K) once; later calls check that\n"
+		"  the options match it and change nothing.  Defaults: -p sgemm, the\n"
+		"  problem's first target, -k 3.  See population(5).\n", "k:o:p:t:", on_flag, &o };
+	const char *root = ks_args(argc, argv, &spec);
+	char *out = o.out ? ks_estrdup(o.out) : ks_easprintf("%s/run.json", root);
+	int rval;
 
-	ks_setprogname(argv[0]);
-	if (argc > 1 && strcmp(argv[1], "--help") == 0)
-		usage(stdout, 0);
-	while ((ch = getopt(argc, argv, "hk:o:p:t:")) != -1) {
-		switch (ch) {
-		case 'h':
-			usage(stdout, 0);
-			break;
-		case 'k':
-			if (ks_parse_int(optarg, 1, KS_MAX_K, &k) < 0) {
-				ks_warnx("K must be an integer from 1 to %d, not '%s'", KS_MAX_K, optarg);
-				return 2;
-			}
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'p':
-			problem = optarg;
-			break;
-		case 't':
-			target = optarg;
-			break;
-		default:
-			usage(stderr, 2);
-		}
-	}
-	if (argc - optind != 1)
-		usage(stderr, 2);
-	root = argv[optind];
-	out = out ? ks_estrdup(out) : ks_easprintf("%s/run.json", root);
 	if (ks_exists(out))
-		rval = check_existing(root, problem, target, k);
+		rval = check_existing(root, o.problem, o.target, o.k);
 	else
-		rval = create(root, out, problem ? problem : "sgemm", target, k ? k : 3);
+		rval = create(root, out, o.problem ? o.problem : "sgemm", o.target, o.k ? o.k : 3);
 	free(out);
 	if (ks_fclose_stdout() < 0)
 		rval = 1;

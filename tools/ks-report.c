@@ -8,14 +8,13 @@
 
 #include "ks.h"
 
-static void
-usage(FILE *f, int status)
+static int
+on_flag(int ch, const char *value, void *arg)
 {
-	fprintf(f, "usage: %s [-b] pop\n"
-	    "  Prints a table of every kernel of pop (id, parents, status, score in\n"
-	    "  microseconds, speed-up over the seed) and a summary line.\n"
-	    "  -b  print only the summary line\n", ks_progname);
-	exit(status);
+	(void)ch;
+	(void)value;
+	*(int *)arg = 1;	/* -b */
+	return 0;
 }
 
 static const char *
@@ -94,30 +93,18 @@ print_usage(const char *root)
 int
 main(int argc, char *argv[])
 {
+	int brief = 0, rval = 0;
+	struct ks_args_spec spec = { "[-b] pop",
+		"  Prints a table of every kernel of pop (id, parents, status, score in\n"
+		"  microseconds, speed-up over the seed) and a summary line.\n"
+		"  -b  print only the summary line\n", "b", on_flag, &brief };
+	const char *root = ks_args(argc, argv, &spec);
 	struct ks_cand *c;
 	struct ks_run run;
 	double seed_score = 0;
-	int ch, brief = 0, rval = 0;
 	size_t n;
 
-	ks_setprogname(argv[0]);
-	if (argc > 1 && strcmp(argv[1], "--help") == 0)
-		usage(stdout, 0);
-	while ((ch = getopt(argc, argv, "bh")) != -1) {
-		switch (ch) {
-		case 'b':
-			brief = 1;
-			break;
-		case 'h':
-			usage(stdout, 0);
-			break;
-		default:
-			usage(stderr, 2);
-		}
-	}
-	if (argc - optind != 1)
-		usage(stderr, 2);
-	if (ks_run_load(argv[optind], &run) < 0)
+	if (ks_run_load(root, &run) < 0)
 		return 1;
 	if (ks_cands_load(run.root, KS_MAX_GEN + 1, &c, &n) < 0) {
 		ks_run_free(&run);

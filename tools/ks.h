@@ -41,14 +41,25 @@ int ks_parse_int(const char *s, long lo, long hi, long *out);   /* 0, or -1 with
 int ks_parse_double(const char *s, double *out);                /* 0, or -1 without a message */
 char *ks_path_dirname(const char *path);   /* "a/b/" -> "a", "b" -> "." */
 const char *ks_path_basename(const char *path, char *buf, size_t n);  /* trailing slashes dropped */
-int ks_fclose_stdout(void);
 /*
- * The command line every stage tool shares, "tool [-o file] dir": sets
- * ks_progname, returns dir and sets *out (NULL: the default file).
- * -h and --help print help to stdout and exit 0; misuse prints it to
- * stderr and exits 2.  help is the text after the "usage:" line.
+ * The command line of every tool, "tool [flags] operand", in one place:
+ * sets ks_progname; -h and --help print "usage: tool synopsis" and help
+ * to stdout and exit 0; an unknown flag or a wrong number of operands
+ * print them to stderr and exit 2.  Each of the tool's own flags (flags,
+ * getopt's syntax) goes to on_flag(ch, optarg, arg), which returns 0, or
+ * the exit status after saying what is wrong.  Returns the operand.
  */
-const char *ks_args_dir_out(int argc, char *argv[], const char *operand, const char *help, const char **out);                /* 0, or -1 with a message when stdout could not be written */
+struct ks_args_spec {
+	const char *synopsis;     /* after the program's name: "[-b] pop" */
+	const char *help;         /* the lines after the usage line */
+	const char *flags;
+	int (*on_flag)(int ch, const char *value, void *arg);
+	void *arg;
+};
+const char *ks_args(int argc, char *argv[], const struct ks_args_spec *spec);
+/* The stage tools' "tool [-o file] dir": *out is NULL unless -o names a file. */
+const char *ks_args_dir_out(int argc, char *argv[], const char *operand, const char *help, const char **out);
+int ks_fclose_stdout(void);   /* 0, or -1 with a message when stdout could not be written */
 
 /* growable string buffer */
 struct ks_buf {
@@ -280,6 +291,8 @@ int ks_select_load(const char *dir, struct ks_cand *c, size_t n, struct ks_cand 
 int ks_hypotheses_validate(const cJSON *h, long k, int strict, char **why);
 int ks_hypotheses_check(const cJSON *h, const char *file, long k);
 cJSON *ks_hypotheses_load(const char *dir, long k);
+/* The K plans kept of 5 (population(5)): most innovative, highest max uplift, highest min uplift, ...; -1 when fewer distinct plans exist */
+int ks_plans_choose(const cJSON *plans, long k, long *chosen);
 
 /* ks_target.c: the build targets, defined in one place */
 enum ks_resource_report {
@@ -398,8 +411,8 @@ struct ks_llm_reply {
 	long prompt_tokens, completion_tokens;
 };
 /*
- * Configures the client for a stage from the environment (DESIGN.md,
- * "LLM access").  Returns 0 when an LLM is configured, 1 when none is
+ * Configures the client for a stage from the environment (README.md,
+ * "Pointing it at an LLM").  Returns 0 when an LLM is configured, 1 when none is
  * (the offline proposer is then used, and a note says so), -1 with a
  * message for a bad setting.  root is the population directory, where
  * the cache and the ledger live.
@@ -440,12 +453,6 @@ char *ks_ctx_knowledge(const struct ks_problem *p);  /* prompts/knowledge + the 
 char *ks_ctx_file(const struct ks_problem *p, const char *key);  /* a problem file's text */
 /* Checks a reply: 0 and keeps what it needs in ctx, or -1 and sets *why (caller frees). */
 typedef int (*ks_check_fn)(const char *text, void *ctx, char **why);
-/*
- * Asks the model (transcripts dir/llm/<name>-1, -2) and checks the
- * reply; an unusable reply is shown back once with the reason.  Returns
- * 0 when a reply passed, 1 when both failed (*why says why), -1 when
- * the call itself failed (a message was printed).
- */
 /* The check of a reply that must hold code defining entry and passing ks_static_check; sets code (caller frees). */
 struct ks_code_check {
 	const char *entry;
@@ -453,6 +460,12 @@ struct ks_code_check {
 	const cJSON *forbidden;	/* the problem's own static-check rules, or NULL */
 };
 int ks_check_code(const char *text, void *arg, char **why);
+/*
+ * Asks the model (transcripts dir/llm/<name>-1, -2) and checks the
+ * reply; an unusable reply is shown back once with the reason.  Returns
+ * 0 when a reply passed, 1 when both failed (*why says why), -1 when
+ * the call itself failed (a message was printed).
+ */
 int ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *name, ks_check_fn check, void *ctx,
     char **why);
 
@@ -460,7 +473,5 @@ int ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *
 int ks_offline_select(struct ks_cand *c, size_t n, cJSON **out);
 /* NULL and *why (caller prints and frees) when it has nothing to propose; NULL alone after an I/O error it printed. */
 cJSON *ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n, char **why);
-/* The rule of DESIGN.md: most innovative, highest max uplift, highest min uplift, ... */
-int ks_plans_choose(const cJSON *plans, long k, long *chosen);
 
 #endif

@@ -499,9 +499,9 @@ sleep_s(double s)
 
 /*
  * Posts with retries: backoff with jitter on 408, 409, 429, 5xx and
- * connection errors, honouring Retry-After (clamped).  Returns the
- * parsed body of a 2xx reply, or NULL after one error line naming the
- * URL and the last status and message.
+ * connection errors, honouring Retry-After (clamped).  Returns 0 with
+ * r filled from a 2xx reply, or -1 after one error line naming the URL
+ * and the last status and message.
  */
 static int
 post_with_retries(const struct ks_llm *llm, const char *url, const char *body, int *tries_used,

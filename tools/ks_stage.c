@@ -165,6 +165,61 @@ ks_hypotheses_check(const cJSON *h, const char *file, long k)
 }
 
 /*
+ * The rule that keeps K of the 5 plans (population(5), hypotheses.json):
+ * in turn the most innovative, the highest uplift_max, the highest
+ * uplift_min, again and again; a plan that repeats a kept one (same title
+ * and rubric) only when nothing else is left; ties to the lower index.
+ */
+static double
+plan_value(const cJSON *plan, const char *key)
+{
+	double v;
+
+	return ks_json_num(plan, key, NULL, &v) == 0 ? v : -INFINITY;
+}
+
+static int
+same_plan(const cJSON *a, const cJSON *b)
+{
+	const char *ta = ks_json_str(a, "title", NULL), *tb = ks_json_str(b, "title", NULL);
+	const char *ra = ks_json_str(a, "rubric", NULL), *rb = ks_json_str(b, "rubric", NULL);
+
+	return ta && tb && ra && rb && strcmp(ta, tb) == 0 && strcmp(ra, rb) == 0;
+}
+
+int
+ks_plans_choose(const cJSON *plans, long k, long *chosen)
+{
+	static const char *const criteria[] = { "innovation", "uplift_max", "uplift_min" };
+	int n = cJSON_GetArraySize(plans);
+	long nchosen = 0;
+
+	for (long pick = 0; pick < k; pick++) {
+		const char *key = criteria[pick % 3];
+		int best = -1, allow_repeat;
+
+		/* First pass skips plans that repeat a chosen one; the second takes any. */
+		for (allow_repeat = 0; allow_repeat < 2 && best < 0; allow_repeat++)
+			for (int i = 0; i < n; i++) {
+				const cJSON *p = cJSON_GetArrayItem(plans, i);
+				int taken = 0;
+
+				for (long j = 0; j < nchosen; j++)
+					if (chosen[j] == i || (!allow_repeat && same_plan(p, cJSON_GetArrayItem(plans, (int)chosen[j]))))
+						taken = 1;
+				if (taken)
+					continue;
+				if (best < 0 || plan_value(p, key) > plan_value(cJSON_GetArrayItem(plans, best), key))
+					best = i;
+			}
+		if (best < 0)
+			return -1;
+		chosen[nchosen++] = best;
+	}
+	return 0;
+}
+
+/*
  * The loaders below are the one reader of each stage file: each checks
  * every field population(5) gives the file, and names the file and the
  * field in the one line it prints when something is wrong.

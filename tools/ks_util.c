@@ -284,35 +284,54 @@ ks_buf_free(struct ks_buf *b)
 }
 
 static _Noreturn void
-usage_exit(FILE *f, const char *operand, const char *help, int status)
+usage_exit(FILE *f, const char *synopsis, const char *help, int status)
 {
-	fprintf(f, "usage: %s [-o file] %s\n%s", ks_progname, operand, help);
+	fprintf(f, "usage: %s %s\n%s", ks_progname, synopsis, help);
 	exit(status);
+}
+
+const char *
+ks_args(int argc, char *argv[], const struct ks_args_spec *spec)
+{
+	char optstring[64];
+	int ch, rc;
+
+	ks_setprogname(argv[0]);
+	if (argc > 1 && strcmp(argv[1], "--help") == 0)
+		usage_exit(stdout, spec->synopsis, spec->help, 0);
+	snprintf(optstring, sizeof optstring, "h%s", spec->flags ? spec->flags : "");
+	while ((ch = getopt(argc, argv, optstring)) != -1) {
+		if (ch == 'h')
+			usage_exit(stdout, spec->synopsis, spec->help, 0);
+		if (ch == '?' || !spec->on_flag)
+			usage_exit(stderr, spec->synopsis, spec->help, 2);
+		if ((rc = spec->on_flag(ch, optarg, spec->arg)) != 0)
+			exit(rc);
+	}
+	if (argc - optind != 1)
+		usage_exit(stderr, spec->synopsis, spec->help, 2);
+	return argv[optind];
+}
+
+static int
+out_flag(int ch, const char *value, void *arg)
+{
+	(void)ch;
+	*(const char **)arg = value;
+	return 0;
 }
 
 const char *
 ks_args_dir_out(int argc, char *argv[], const char *operand, const char *help, const char **out)
 {
-	int ch;
+	char *synopsis = ks_easprintf("[-o file] %s", operand);
+	struct ks_args_spec spec = { synopsis, help, "o:", out_flag, (void *)out };
+	const char *dir;
 
-	ks_setprogname(argv[0]);
 	*out = NULL;
-	if (argc > 1 && strcmp(argv[1], "--help") == 0)
-		usage_exit(stdout, operand, help, 0);
-	while ((ch = getopt(argc, argv, "ho:")) != -1) {
-		switch (ch) {
-		case 'h':
-			usage_exit(stdout, operand, help, 0);
-		case 'o':
-			*out = optarg;
-			break;
-		default:
-			usage_exit(stderr, operand, help, 2);
-		}
-	}
-	if (argc - optind != 1)
-		usage_exit(stderr, operand, help, 2);
-	return argv[optind];
+	dir = ks_args(argc, argv, &spec);
+	free(synopsis);
+	return dir;
 }
 
 void

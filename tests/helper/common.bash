@@ -77,7 +77,7 @@ jf() {
 	python3 - "$@" <<'PY'
 import json, sys
 def rule(plans, k=3):
-    """DESIGN.md's choice: most innovative, highest max, highest min uplift; distinct, ties to the lower index."""
+    """population(5)'s choice: most innovative, highest max, highest min uplift; distinct, ties to the lower index."""
     chosen = []
     for pick in range(k):
         key = ("innovation", "uplift_max", "uplift_min")[pick % 3]
