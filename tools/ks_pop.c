@@ -110,10 +110,19 @@ ks_run_load(const char *root, struct ks_run *run)
 	}
 	if (!(run->json = ks_json_load(run->path)))
 		goto fail;
+	const cJSON *models, *m;
 	if (!(run->problem = ks_json_str(run->json, "problem", run->path)) ||
 	    !(run->target = ks_json_str(run->json, "target", run->path)) ||
-	    ks_json_int(run->json, "k", run->path, 1, KS_MAX_K, &run->k) < 0)
+	    ks_json_int(run->json, "k", run->path, 1, KS_MAX_K, &run->k) < 0 ||
+	    !(models = ks_json_obj(run->json, "models", run->path)) ||
+	    !ks_json_str(run->json, "created_at", run->path) || !ks_json_str(run->json, "version", run->path))
 		goto fail;
+	/* the models each stage was set to when the population was made: a record for people */
+	cJSON_ArrayForEach(m, models)
+		if (!cJSON_IsString(m)) {
+			ks_warnx("'%s': field \"models\": \"%s\" is not a string", run->path, m->string);
+			goto fail;
+		}
 	return 0;
 fail:
 	ks_run_free(run);
