@@ -11,7 +11,7 @@ DESTDIR ?=
 CFLAGS ?= -O2 -g
 WERROR ?=
 
-# Recursive (=) on purpose: pkg-config runs once deps-build has installed what is missing.
+# Recursive (=) on purpose: pkg-config runs once ks_deps has installed what is missing.
 KS_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes $(WERROR) \
 	$(shell pkg-config --cflags libcjson libcurl libcrypto)
 KS_LDLIBS = $(shell pkg-config --libs libcjson libcurl libcrypto) -lm
@@ -24,28 +24,43 @@ KS_LIB_OBJS = $(KS_LIB_SRCS:.c=.o)
 .PHONY: all tools deps-build deps-test test test-all clean report generation fuzz
 .DELETE_ON_ERROR:
 
+# The packages the build needs are checked (and, as root, the missing ones
+# installed) by tools/ks-deps build, run by the first compile of a make and
+# only then: a make with nothing to compile runs no check and no apt-get.
+# $(ks_deps) expands to nothing, or stops make when a needed one is missing
+# (make -n checks nothing).
+ks_dry_run = $(findstring n,$(firstword -$(MAKEFLAGS)))
+ks_deps = $(if $(ks_deps_done)$(ks_dry_run),,$(eval ks_deps_done := yes)$(if $(shell tools/ks-deps build >&2 && echo ok),,\
+	$(error tools/ks-deps build: a package the build needs is missing (see above))))
+
+# all: the tools
 all: tools
 
+# tools: tools/ks-* (the pipeline's programs)
 tools: $(KS_BINS)
 
+# deps-build: the build's packages checked (as root, the missing ones installed)
 deps-build:
 	@tools/ks-deps build
 
+# deps-test: the tests' packages checked (as root, the missing ones installed)
 deps-test:
 	@tools/ks-deps test
 
-tools/%.o: tools/%.c tools/ks.h | deps-build
-	$(CC) $(KS_CFLAGS) $(CFLAGS) -c -o $@ $<
+# tools/X.o: from tools/X.c and ks.h, the packages checked first
+tools/%.o: tools/%.c tools/ks.h
+	$(ks_deps)$(CC) $(KS_CFLAGS) $(CFLAGS) -c -o $@ $<
 
+# tools/ks-X: linked from tools/ks-X.o and the library's objects
 tools/ks-%: tools/ks-%.o $(KS_LIB_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ $(KS_LDLIBS)
 
-# Tests build the tools with -Werror, then run every tests/*.bats file.
+# test: the tools built with -Werror, then every tests/*.bats file run
 test: deps-test
 	@$(MAKE) --no-print-directory WERROR=-Werror tools
 	@tests/run
 
-# Also the slow tests (a real 5-generation run, many kills).
+# test-all: as test, with the slow tests too (a real 5-generation run, many kills)
 test-all: deps-test
 	@$(MAKE) --no-print-directory WERROR=-Werror tools
 	@KS_TEST_ALL=1 tests/run
@@ -60,10 +75,12 @@ FUZZ_TARGETS = fuzz_json fuzz_reply
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-D_GNU_SOURCE -Itools $(shell pkg-config --cflags libcjson)
 
-tests/fuzz/bin/%: tests/fuzz/%.c $(KS_LIB_SRCS) tools/ks.h | deps-build
+# tests/fuzz/bin/fuzz_X: the fuzzer, from tests/fuzz/fuzz_X.c and the library's sources
+tests/fuzz/bin/%: tests/fuzz/%.c $(KS_LIB_SRCS) tools/ks.h
 	@mkdir -p tests/fuzz/bin
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(KS_LIB_SRCS) $(KS_LDLIBS)
+	$(ks_deps)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(KS_LIB_SRCS) $(KS_LDLIBS)
 
+# fuzz: each fuzzer run for FUZZ_SECONDS over a copy of its corpus
 fuzz: $(FUZZ_TARGETS:%=tests/fuzz/bin/%)
 	@for t in $(FUZZ_TARGETS); do \
 		corpus=$${t#fuzz_}; work=tests/fuzz/bin/corpus-$$corpus; \
@@ -75,6 +92,7 @@ fuzz: $(FUZZ_TARGETS:%=tests/fuzz/bin/%)
 		grep -E 'stat::number_of_executed_units|cov:' tests/fuzz/bin/$$t.log | tail -2; \
 	done
 
+# clean: removes the built tools and fuzzers (never a population)
 clean:
 	rm -f tools/*.o $(KS_BINS)
 	rm -rf tests/fuzz/bin

@@ -24,7 +24,7 @@ KS_BIN ?= tools
 .SUFFIXES:
 .PHONY: ks-pipeline
 
-ifneq ($(filter generation ks-locked ks-pipeline,$(MAKECMDGOALS)),)
+ifneq ($(filter generation ks-pipeline,$(MAKECMDGOALS)),)
 ifeq ($(strip $(N)),)
 $(error N is not set: say which generation to make, e.g. make generation N=5)
 endif
@@ -36,64 +36,76 @@ $(error K must be a number of candidates from 1 to 5, not '$(K)')
 endif
 endif
 
-ks_num = $(shell seq -f '%03g' 0 $(N))
-ks_all := $(if $(N),$(ks_num))
-ks_new := $(wordlist 2,$(words $(ks_all)),$(ks_all))
-ks_prev := $(wordlist 1,$(words $(ks_new)),$(ks_all))
-ks_slots := $(if $(N),$(shell seq 0 $$(($(K) - 1))))
-ks_gen_cands = $(if $(filter 000,$1),$(POP)/gen-000/c0,$(foreach s,$(ks_slots),$(POP)/gen-$1/c$s))
-ks_cands := $(foreach g,$(ks_all),$(call ks_gen_cands,$g))
-ks_last := $(lastword $(ks_all))
+# The generations 000 001 ... N, and the slots 0 .. K-1.
+ks_gens := $(if $(N),$(shell seq -f '%03g' 0 $(N)))
+ks_slots := $(if $(filter 1 2 3 4 5,$(K)),$(wordlist 1,$(K),0 1 2 3 4))
 
-# Every candidate's outputs are explicit targets, so make never treats
-# them as intermediate files to delete.
-ks-pipeline: $(foreach c,$(call ks_gen_cands,$(ks_last)),$c/bench.json)
+# ks_prev G: the generation before G (001 and up).  ks_gens holds 000 at
+# position 1, so G's own value (leading zeros dropped) is the position
+# of the generation before it: 001 -> 000, 010 -> 009, 100 -> 099.
+ks_prev = $(word $(patsubst 0%,%,$(patsubst 0%,%,$1)),$(ks_gens))
 
-$(POP)/run.json:
-	$(KS_BIN)/ks-init -p $(PROBLEM) -t $(TARGET) -k $(K) -o $@ $(POP)
+# ks_cands G: the candidate directories of generation G (000: the seed alone).
+ks_cands = $(if $(filter 000,$1),$(POP)/gen-000/c0,$(foreach s,$(ks_slots),$(POP)/gen-$1/c$s))
 
+# ks_benches G: what generation G ends with, a bench.json per candidate.
+ks_benches = $(addsuffix /bench.json,$(call ks_cands,$1))
+
+# ks-pipeline: generation N's benches, and so every generation before it.
+ks-pipeline: $(call ks_benches,$(lastword $(ks_gens)))
+
+# gen-000/c0/candidate.json (and kernel): the problem's seed, from run.json (made by generation's ks-init)
 $(POP)/gen-000/c0/candidate.json: $(POP)/run.json
 	$(KS_BIN)/ks-implement -o $@ $(@D)
 
-# $1: this generation, $2: the one before it.
-define ks_gen_rules
-$(POP)/gen-$1/select.json: $(foreach c,$(call ks_gen_cands,$2),$c/bench.json)
-	$(KS_BIN)/ks-select -o $$@ $$(@D)
+# ks_generation G: the rules of generation G (001 and up), which starts
+# from every bench.json of generation G-1.
+define ks_generation
+# gen-$1/select.json: the base and reference kernels, from the benches of the generation before
+$(POP)/gen-$1/select.json: $(call ks_benches,$(call ks_prev,$1))
+	$$(KS_BIN)/ks-select -o $$@ $$(@D)
 
+# gen-$1/hypotheses.json: the K kept plans, from select.json
 $(POP)/gen-$1/hypotheses.json: $(POP)/gen-$1/select.json
-	$(KS_BIN)/ks-hypothesize -o $$@ $$(@D)
+	$$(KS_BIN)/ks-hypothesize -o $$@ $$(@D)
 
-$(foreach s,$(ks_slots),$(POP)/gen-$1/c$s/candidate.json): $(POP)/gen-$1/hypotheses.json
-	$(KS_BIN)/ks-implement -o $$@ $$(@D)
+# gen-$1/cS/candidate.json (and kernel): plan S implemented, from hypotheses.json
+$(addsuffix /candidate.json,$(call ks_cands,$1)): $(POP)/gen-$1/hypotheses.json
+	$$(KS_BIN)/ks-implement -o $$@ $$(@D)
 endef
-$(foreach p,$(join $(ks_new),$(addprefix :,$(ks_prev))),\
-  $(eval $(call ks_gen_rules,$(word 1,$(subst :, ,$p)),$(word 2,$(subst :, ,$p)))))
+$(foreach g,$(filter-out 000,$(ks_gens)),$(eval $(call ks_generation,$g)))
 
-$(ks_cands:=/build.json): %/build.json: %/candidate.json
+# Every candidate's build.json and bench.json is an explicit target (not
+# an intermediate file that make would delete).
+ks_all_cands := $(foreach g,$(ks_gens),$(call ks_cands,$g))
+
+# cS/build.json (and runner): the candidate compiled, from candidate.json
+$(ks_all_cands:=/build.json): %/build.json: %/candidate.json
 	$(KS_BIN)/ks-build -o $@ $*
 
-$(ks_cands:=/bench.json): %/bench.json: %/build.json
+# cS/bench.json: the candidate checked and timed, from build.json
+$(ks_all_cands:=/bench.json): %/bench.json: %/build.json
 	$(KS_BIN)/ks-bench -o $@ $*
 
-# The entry point: check (or create) run.json, then, holding POP/.lock so
-# that a second make on the same POP stops with a clear message instead of
-# racing the first, run what is missing or say that nothing is.
+# The entry point.  ks-init, the one maker of POP/run.json, creates it or
+# checks it against PROBLEM, TARGET and K; then, unless every file is made
+# already, one make of ks-pipeline runs holding POP/.lock, so that a second
+# make on the same POP stops at once instead of racing this one.
+
+# generation: generations 0..N in POP, then the summary line, from the tools
 generation: tools
 	@$(KS_BIN)/ks-init -p '$(PROBLEM)' -t '$(TARGET)' -k '$(K)' '$(POP)'
-	@flock -n -E 75 '$(POP)/.lock' $(MAKE) --no-print-directory ks-locked; rc=$$?; \
-	if [ $$rc -eq 75 ]; then \
-		echo "ks: another make is running on $(POP) (it holds '$(POP)/.lock'): let it finish, or stop it first" >&2; \
-	fi; \
-	exit $$rc
-
-.PHONY: ks-locked
-ks-locked:
 	@if $(MAKE) --no-print-directory -q ks-pipeline 2>/dev/null; then \
 		echo "ks: generations 0..$(N) of $(POP) are complete: nothing to do"; \
 	else \
-		$(MAKE) --no-print-directory ks-pipeline; \
+		flock -n -E 75 '$(POP)/.lock' $(MAKE) --no-print-directory ks-pipeline; rc=$$?; \
+		if [ $$rc -eq 75 ]; then \
+			echo "ks: another make is running on $(POP) (it holds '$(POP)/.lock'): let it finish, or stop it first" >&2; \
+		fi; \
+		exit $$rc; \
 	fi
 	@$(KS_BIN)/ks-report -b '$(POP)'
 
+# report: the table of POP's kernels
 report: tools
 	@$(KS_BIN)/ks-report '$(POP)'

@@ -30,6 +30,14 @@ gen() {
 	assert_output --partial "K must be a number of candidates from 1 to 5, not '7'"
 }
 
+@test "N over 999 and K of 0 are refused" {
+	run -2 gen N=1000
+	assert_output --partial "N must be a generation number from 0 to 999, not '1000'"
+	run -2 gen N=1 K=0
+	assert_output --partial "K must be a number of candidates from 1 to 5, not '0'"
+	assert_file_not_exists pop
+}
+
 @test "an unknown problem is named and nothing is written" {
 	run -2 gen N=1 PROBLEM=no-such
 	assert_line --partial "ks-init: unknown problem 'no-such'"
