@@ -20,6 +20,7 @@ KS_TOOLS = ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-re
 KS_BINS = $(KS_TOOLS:%=tools/%)
 KS_LIB_SRCS = $(wildcard tools/ks_*.c)
 KS_LIB_OBJS = $(KS_LIB_SRCS:.c=.o)
+KS_LIB = tools/libks.a
 
 .PHONY: all tools deps-build deps-test test test-all clean report generation fuzz
 .DELETE_ON_ERROR:
@@ -51,9 +52,17 @@ deps-test:
 tools/%.o: tools/%.c tools/ks.h
 	$(ks_deps)$(CC) $(KS_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-# tools/ks-X: linked from tools/ks-X.o and the library's objects
-tools/ks-%: tools/ks-%.o $(KS_LIB_OBJS)
-	$(CC) $(LDFLAGS) -o $@ $^ $(KS_LDLIBS)
+# tools/libks.a: the library's objects, from which each tool takes only what it calls
+$(KS_LIB): $(KS_LIB_OBJS)
+	rm -f $@ && $(AR) rcs $@ $^
+
+# tools/ks-X: linked from tools/ks-X.o and the library; --as-needed drops the
+# shared libraries it does not call (ks-build and ks-bench have no LLM client)
+tools/ks-%: tools/ks-%.o $(KS_LIB)
+	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $< $(KS_LIB) $(KS_LDLIBS)
+
+# the tools' own objects are kept, so a change to one source rebuilds one object
+.SECONDARY: $(KS_BINS:=.o)
 
 # test: the tools built with -Werror, then every tests/*.bats file run
 test: deps-test
@@ -94,7 +103,7 @@ fuzz: $(FUZZ_TARGETS:%=tests/fuzz/bin/%)
 
 # clean: removes the built tools and fuzzers (never a population)
 clean:
-	rm -f tools/*.o $(KS_BINS)
+	rm -f tools/*.o $(KS_LIB) $(KS_BINS)
 	rm -rf tests/fuzz/bin
 
 include pipeline.mk

@@ -118,3 +118,15 @@ spoil() {
 	done
 	assert_equal "$n" 7
 }
+
+@test "ks-build and ks-bench hold no LLM client: no ks_llm or ks_ask code, no libcurl" {
+	for t in ks-build ks-bench ks-init ks-report; do
+		run -0 nm "$KS_TOOLS/$t"
+		refute_output --regexp ' T (ks_llm_|ks_ask|ks_prompt_)'
+		run -0 ldd "$KS_TOOLS/$t"
+		refute_output --partial libcurl
+	done
+	# the LLM stages do link it: the check above can fail
+	run -0 nm "$KS_TOOLS/ks-implement"
+	assert_output --regexp ' T ks_llm_chat'
+}
