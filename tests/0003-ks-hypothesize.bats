@@ -282,7 +282,7 @@ BK 32 -> 64 (expected +82%: 1 pair(s) of measured kernels differing only in BK: 
 	use seed
 	rm pop/gen-000/c0/kernel.c
 	run -1 ks-hypothesize pop/gen-001
-	assert_output "ks-hypothesize: 'pop/gen-000/c0' holds no kernel source (kernel.c, kernel.hip or kernel.cu)"
+	assert_output "ks-hypothesize: 'pop/gen-000/c0' holds no kernel source (kernel.c, kernel.cu, kernel.hip)"
 	assert_file_not_exists pop/gen-001/hypotheses.json
 }
 

@@ -496,9 +496,10 @@ ks_bench_rec_load(const char *path, int flags, struct ks_bench_rec *b)
 	    !(b->device = ks_json_str(b->json, "device", f)) || str_or_null(b->json, "timer", f, &b->timer) < 0 ||
 	    opt_str(b->json, "message", f, &b->message) < 0)
 		goto bad;
-	if (ok && (ks_json_num(b->json, "score_us", f, &b->score_us) < 0 || b->score_us <= 0)) {
-		if (b->score_us <= 0)
-			note(f, "status is ok, but field \"score_us\" is not a positive number");
+	if (ok && ks_json_num(b->json, "score_us", f, &b->score_us) < 0)
+		goto bad;
+	if (ok && b->score_us <= 0) {
+		note(f, "status is ok, but field \"score_us\" is not a positive number");
 		goto bad;
 	}
 	if (!ok && !cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(b->json, "score_us"))) {
