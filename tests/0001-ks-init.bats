@@ -21,18 +21,18 @@ setup() {
 @test "ks-init writes run.json with the problem, target, K and models" {
 	run -0 ks-init -p sgemm -t cpu -k 4 pop
 	assert_file_exists pop/run.json
-	assert_equal "$(jget pop/run.json '["problem"]')" sgemm
-	assert_equal "$(jget pop/run.json '["target"]')" cpu
-	assert_equal "$(jget pop/run.json '["k"]')" 4
-	assert_equal "$(jget pop/run.json '["models"]["select"]')" offline
-	run jget pop/run.json '["created_at"]'
+	assert_equal "$(jget pop/run.json .problem)" sgemm
+	assert_equal "$(jget pop/run.json .target)" cpu
+	assert_equal "$(jget pop/run.json .k)" 4
+	assert_equal "$(jget pop/run.json .models.select)" offline
+	run jget pop/run.json .created_at
 	assert_output --regexp '^[0-9]{4}-[0-9]{2}-[0-9]{2}T'
 }
 
 @test "ks-init defaults to sgemm on cpu with K=3" {
 	run -0 ks-init pop
-	assert_equal "$(jget pop/run.json '["problem"]')" sgemm
-	assert_equal "$(jget pop/run.json '["k"]')" 3
+	assert_equal "$(jget pop/run.json .problem)" sgemm
+	assert_equal "$(jget pop/run.json .k)" 3
 }
 
 @test "ks-init a second time with the same options leaves run.json untouched" {
@@ -48,7 +48,7 @@ setup() {
 	mkdir -p kernels/other && cp -r "$KS_ROOT/kernels/common" kernels/ && cp -r "$KS_ROOT/kernels/sgemm"/* kernels/other/
 	KS_KERNELS_DIR=$PWD/kernels run -1 ks-init -p other pop
 	assert_output "ks-init: 'pop/run.json' was made for problem 'sgemm', not 'other': use another POP"
-	assert_equal "$(jget pop/run.json '["problem"]')" sgemm
+	assert_equal "$(jget pop/run.json .problem)" sgemm
 }
 
 @test "ks-init refuses another K" {

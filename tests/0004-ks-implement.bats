@@ -79,8 +79,8 @@ with_defines() {
 	run -0 ks-implement pop/gen-000/c0
 	assert_output ""
 	cmp "$SEED" pop/gen-000/c0/kernel.c
-	run -0 jf pop/gen-000/c0/candidate.json 'sorted(d)' '["id"]' '["generation"]' '["slot"]' '["parents"]' \
-		'["plan"]' '["model"]' '["usage"]'
+	run -0 jf pop/gen-000/c0/candidate.json 'sorted(d)' .id .generation .slot .parents \
+		.plan .model .usage
 	assert_output '["generation", "id", "model", "parents", "plan", "slot", "usage"]
 g000c0
 0
@@ -120,8 +120,8 @@ seed
 @test "ks-implement records id, generation, slot, parents, the plan and its index, model and usage" {
 	use seed
 	run -0 ks-implement pop/gen-001/c1
-	run -0 jf pop/gen-001/c1/candidate.json '["id"]' '["generation"]' '["slot"]' '["parents"]' '["plan"]["title"]' \
-		'["plan"]["changes"]' '["plan"]["index"]' '["model"]' '["usage"]'
+	run -0 jf pop/gen-001/c1/candidate.json .id .generation .slot .parents .plan.title \
+		.plan.changes .plan.index .model .usage
 	assert_output 'g001c1
 1
 1
@@ -146,7 +146,7 @@ print(c["plan"] == want)'
 	run -0 ks-implement pop/gen-001/c0
 	with_defines "$SEED" BM=64 UNROLL=4 > want.c
 	cmp want.c pop/gen-001/c0/kernel.c
-	run -0 jf pop/gen-001/c0/candidate.json '["plan"]["index"]' '["plan"]["title"]'
+	run -0 jf pop/gen-001/c0/candidate.json .plan.index .plan.title
 	assert_output '4
 LOOP_ORDER 0 -> 1'
 	run -0 ks-implement pop/gen-001/c1
@@ -159,7 +159,7 @@ LOOP_ORDER 0 -> 1'
 	run -0 ks-implement pop/gen-002/c0
 	with_defines "$SEED" BM=32 BN=32 > want.c
 	cmp want.c pop/gen-002/c0/kernel.c
-	assert_equal "$(jget pop/gen-002/c0/candidate.json '["parents"]')" '{"base": "g001c0", "reference": "g000c0"}'
+	assert_equal "$(jget pop/gen-002/c0/candidate.json .parents)" '{"base": "g001c0", "reference": "g000c0"}'
 }
 
 @test "ks-implement -o writes candidate.json elsewhere, the kernel still in the slot" {
@@ -167,12 +167,12 @@ LOOP_ORDER 0 -> 1'
 	run -0 ks-implement -o cand.json pop/gen-001/c2
 	assert_file_exists cand.json
 	assert_file_not_exists pop/gen-001/c2/candidate.json
-	assert_equal "$(jget cand.json '["id"]')" g001c2
+	assert_equal "$(jget cand.json .id)" g001c2
 	with_defines "$SEED" BK=16 > want.c
 	cmp want.c pop/gen-001/c2/kernel.c
 	cp -r "$BATS_FILE_TMPDIR/empty" pop0
 	run -0 ks-implement -o seed.json pop0/gen-000/c0
-	assert_equal "$(jget seed.json '["model"]')" seed
+	assert_equal "$(jget seed.json .model)" seed
 	cmp "$SEED" pop0/gen-000/c0/kernel.c
 	assert_file_not_exists pop0/gen-000/c0/candidate.json
 }
@@ -191,7 +191,7 @@ LOOP_ORDER 0 -> 1'
 	old=$(stat -c %Y pop/gen-001/c0/kernel.c)
 	edit pop/gen-001/hypotheses.json 'd["chosen"] = [3, 1, 2]'
 	run -0 ks-implement pop/gen-001/c0
-	assert_equal "$(jget pop/gen-001/c0/candidate.json '["plan"]["index"]')" 3
+	assert_equal "$(jget pop/gen-001/c0/candidate.json .plan.index)" 3
 	[ "$(stat -c %Y pop/gen-001/c0/kernel.c)" != "$old" ] || fail "kernel.c was not rewritten"
 }
 

@@ -127,7 +127,7 @@ use() {
 # assert_failed FILE STATUS: a bench.json of a kernel that is not ok:
 # its status, not correct, no results, no score, no timer.
 assert_failed() {
-	run -0 jf "$1" '["id"]' '["status"]' '["correct"]' '["results"]' '["score_us"]' '["timer"]' \
+	run -0 jf "$1" .id .status .correct .results .score_us .timer \
 		'bool(__import__("re").match(r"cpu: .+ \([0-9]+ threads\)$", d["device"]))'
 	assert_output "g000c0
 $2
@@ -218,11 +218,11 @@ timer: True"
 	use seeded
 	ks-bench -o a.json $C
 	ks-bench -o b.json $C
-	a=$(jget a.json '["salt"]') b=$(jget b.json '["salt"]')
+	a=$(jget a.json .salt) b=$(jget b.json .salt)
 	[[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ ]] || fail "salts: '$a' '$b'"
 	[ "$a" != "$b" ] || fail "the same salt twice: $a"
 	KS_BENCH_SALT=$a ks-bench -o c.json $C
-	assert_equal "$(jget c.json '["salt"]')" "$a"
+	assert_equal "$(jget c.json .salt)" "$a"
 	KS_BENCH_SALT=x run -1 ks-bench -o d.json $C
 	assert_output "ks-bench: bad KS_BENCH_SALT 'x': expected an unsigned integer (the salt of a bench.json)"
 }
@@ -231,7 +231,7 @@ timer: True"
 	use seeded
 	run -0 ks-bench -o b.json $C
 	assert_file_not_exists $C/bench.json
-	run -0 jf b.json '["id"]' '["status"]' 'len(d["results"])'
+	run -0 jf b.json .id .status 'len(d["results"])'
 	assert_output "g000c0
 ok
 $(n_bench_shapes)"
@@ -243,7 +243,7 @@ $(n_bench_shapes)"
 	run -0 ks-bench $C
 	assert_output ""
 	assert_failed $C/bench.json build_failed
-	assert_equal "$(jget $C/bench.json '["message"]')" "the kernel did not compile: see diagnostics in build.json"
+	assert_equal "$(jget $C/bench.json .message)" "the kernel did not compile: see diagnostics in build.json"
 	assert_no_temp_files pop
 }
 
@@ -267,7 +267,7 @@ $(n_bench_shapes)"
 	run -0 ks-bench $C
 	assert_output ""
 	assert_failed $C/bench.json incorrect
-	run -0 jget $C/bench.json '["message"]'
+	run -0 jget $C/bench.json .message
 	assert_output --regexp '^shape 17x31x9: C\[5\]\[3\] = -?[0-9.e+-]+, expected -?[0-9.e+-]+ \([|]err[|] 1 > tol [0-9.e+-]+\); 1 of 527 elements out of tolerance$'
 }
 
@@ -275,7 +275,7 @@ $(n_bench_shapes)"
 	use wrong_bench
 	run -0 ks-bench $C
 	assert_failed $C/bench.json incorrect
-	run -0 jget $C/bench.json '["message"]'
+	run -0 jget $C/bench.json .message
 	assert_output --regexp "^bench shape $(shape_name bench_shapes 0): C\[0\]\[0\] = .*; 1 of [0-9]+ elements out of tolerance$"
 }
 
@@ -283,7 +283,7 @@ $(n_bench_shapes)"
 	use no_write
 	run -0 ks-bench $C
 	assert_failed $C/bench.json incorrect
-	run -0 jget $C/bench.json '["message"]'
+	run -0 jget $C/bench.json .message
 	assert_output --regexp "^shape $(shape_name test_shapes 0): C\[0\]\[0\] = nan, expected .*elements out of tolerance$"
 }
 
@@ -292,7 +292,7 @@ $(n_bench_shapes)"
 	run -0 ks-bench $C
 	assert_output ""
 	assert_failed $C/bench.json crashed
-	assert_equal "$(jget $C/bench.json '["message"]')" "the harness killed by signal 11 (Segmentation fault)"
+	assert_equal "$(jget $C/bench.json .message)" "the harness killed by signal 11 (Segmentation fault)"
 	assert_no_temp_files pop
 }
 
@@ -300,7 +300,7 @@ $(n_bench_shapes)"
 	use null_write
 	run -0 ks-bench $C
 	assert_failed $C/bench.json crashed
-	assert_equal "$(jget $C/bench.json '["message"]')" \
+	assert_equal "$(jget $C/bench.json .message)" \
 		"the harness killed by signal 11 (Segmentation fault); its last output: about to write through NULL"
 }
 
@@ -310,7 +310,7 @@ $(n_bench_shapes)"
 	KS_BENCH_TIMEOUT_S=2 run -0 ks-bench $C
 	[ "$SECONDS" -le 6 ] || fail "ks-bench took $SECONDS s with KS_BENCH_TIMEOUT_S=2"
 	assert_failed $C/bench.json timeout
-	run -0 jget $C/bench.json '["message"]'
+	run -0 jget $C/bench.json .message
 	assert_output --regexp '^the harness was killed after 2\.[0-9] s, past its time limit \(limit 2 s; KS_BENCH_TIMEOUT_S\)$'
 	# nothing of the runner is left running
 	run -0 runners_left
@@ -323,7 +323,7 @@ $(n_bench_shapes)"
 	KS_BENCH_MEMORY_MB=256 KS_BENCH_TIMEOUT_S=30 run -0 ks-bench $C
 	[ "$SECONDS" -le 10 ] || fail "ks-bench took $SECONDS s"
 	assert_failed $C/bench.json crashed
-	run -0 jget $C/bench.json '["message"]'
+	run -0 jget $C/bench.json .message
 	assert_output --regexp '^the harness killed by signal [0-9]+ \((Segmentation fault|Aborted|Killed)\)'
 }
 
@@ -331,7 +331,7 @@ $(n_bench_shapes)"
 	use quits
 	run -0 ks-bench $C
 	assert_failed $C/bench.json crashed
-	assert_equal "$(jget $C/bench.json '["message"]')" "the harness exited without a valid result"
+	assert_equal "$(jget $C/bench.json .message)" "the harness exited without a valid result"
 }
 
 @test "ks-bench waits for the device lock in KS_LOCK_DIR" {
@@ -343,7 +343,7 @@ $(n_bench_shapes)"
 	elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 	wait
 	[ "$elapsed_ms" -ge 900 ] || fail "ks-bench did not wait for the lock ($elapsed_ms ms)"
-	assert_equal "$(jget $C/bench.json '["status"]')" crashed
+	assert_equal "$(jget $C/bench.json .status)" crashed
 }
 
 @test "ks-bench rejects bad settings in one line and writes nothing" {

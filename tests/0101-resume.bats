@@ -46,7 +46,7 @@ assert_complete() {
 	assert_all_json_valid pop
 	for dir in pop/gen-000/c0 pop/gen-001/c0 pop/gen-001/c1 pop/gen-001/c2; do
 		assert_file_exists "$dir/candidate.json"
-		assert_equal "$(jget "$dir/bench.json" '["status"]')" ok
+		assert_equal "$(jget "$dir/bench.json" .status)" ok
 	done
 	run find pop -mindepth 2 -maxdepth 2 -name 'c*' -type d
 	assert_equal "${#lines[@]}" 4
@@ -87,7 +87,7 @@ assert_complete() {
 	run pgrep -f "$BATS_TEST_TMPDIR/pop/.*/runner"
 	assert_failure
 	run -0 gen N=0
-	assert_equal "$(jget pop/gen-000/c0/bench.json '["status"]')" ok
+	assert_equal "$(jget pop/gen-000/c0/bench.json .status)" ok
 }
 
 @test "a second make on the same POP is refused while the first runs, and loses nothing" {

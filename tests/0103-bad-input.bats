@@ -66,7 +66,7 @@ gen() {
 	assert_file_not_exists pop/gen-001/hypotheses.json
 	rm pop/gen-001/select.json
 	run -0 gen N=1
-	assert_equal "$(jget pop/gen-001/select.json '["base"]')" g000c0
+	assert_equal "$(jget pop/gen-001/select.json .base)" g000c0
 }
 
 @test "a select.json naming a kernel that does not exist is refused" {

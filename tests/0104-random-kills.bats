@@ -49,7 +49,7 @@ kill_rounds() {
 assert_complete() {
 	local c
 	for c in gen-000/c0 gen-001/c0 gen-001/c1 gen-001/c2; do
-		assert_equal "$(jget pop/$c/bench.json '["status"]')" ok
+		assert_equal "$(jget pop/$c/bench.json .status)" ok
 	done
 	run find pop -mindepth 2 -maxdepth 2 -name 'c*' -type d
 	assert_equal "${#lines[@]}" 4

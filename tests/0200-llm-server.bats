@@ -68,7 +68,7 @@ for line in open("replies").read().splitlines():
 PY
 }
 
-CONTENT='["choices"][0]["message"]["content"]'
+CONTENT='.choices[0].message.content'
 
 @test "OpenAI: a chat completion in the OpenAI shape, the request logged" {
 	llm_server_start '{"*": [{"content": "hello there"}]}'
@@ -76,8 +76,8 @@ CONTENT='["choices"][0]["message"]["content"]'
 	assert_equal "$KS_LLM_PROVIDER $KS_MODEL $KS_LLM_API_KEY" "openai fixture test-key-123"
 	run -0 post $OPENAI '{"model": "gpt-x", "messages": [{"role": "system", "content": "be brief"}, {"role": "user", "content": "say hi"}]}'
 	assert_output 200
-	run reply '["object"]' '["model"]' '["choices"][0]["message"]' \
-		'["choices"][0]["finish_reason"]' '["usage"]'
+	run reply .object .model '.choices[0].message' \
+		'.choices[0].finish_reason' .usage
 	assert_output - <<'EOF'
 chat.completion
 gpt-x
@@ -86,8 +86,8 @@ stop
 {"prompt_tokens": 4, "completion_tokens": 2, "total_tokens": 6}
 EOF
 	assert_equal "$(llm_requests)" 1
-	run llm_request 1 '["n"]' '["method"]' '["path"]' '["model"]' '["step"]' \
-		'["headers"]["content-type"]' '["body"]["messages"][1]["content"]'
+	run llm_request 1 .n .method .path .model .step \
+		'["headers"]["content-type"]' '.body.messages[1].content'
 	assert_output - <<EOF
 1
 POST
@@ -111,7 +111,7 @@ EOF
 	run -0 post $ANTHROPIC '{"model": "claude-x", "max_tokens": 100, "system": "you are terse", "messages": [{"role": "user", "content": [{"type": "text", "text": "hi there"}]}]}' \
 		-H 'anthropic-version: 2023-06-01'
 	assert_output 200
-	run reply '["type"]' '["role"]' '["model"]' '["content"]' '["stop_reason"]' '["usage"]' '["id"][:4]'
+	run reply .type .role .model .content .stop_reason .usage '["id"][:4]'
 	assert_output - <<'EOF'
 message
 assistant
@@ -121,7 +121,7 @@ end_turn
 {"input_tokens": 5, "output_tokens": 3}
 msg_
 EOF
-	run llm_request 1 '["path"]' '["headers"]["anthropic-version"]' '["body"]["max_tokens"]'
+	run llm_request 1 .path '["headers"]["anthropic-version"]' .body.max_tokens
 	assert_output $'/v1/messages\n2023-06-01\n100'
 }
 
@@ -129,13 +129,13 @@ EOF
 	llm_server_start '{"gemini-fix": [{"content": "from gemini"}]}'
 	run -0 post $GEMINI '{"systemInstruction": {"parts": [{"text": "be nice"}]}, "contents": [{"role": "user", "parts": [{"text": "one two three"}]}]}'
 	assert_output 200
-	run reply '["candidates"][0]["content"]' '["candidates"][0]["finishReason"]' '["usageMetadata"]'
+	run reply '.candidates[0].content' '.candidates[0].finishReason' .usageMetadata
 	assert_output - <<'EOF'
 {"role": "model", "parts": [{"text": "from gemini"}]}
 STOP
 {"promptTokenCount": 5, "candidatesTokenCount": 2, "totalTokenCount": 7}
 EOF
-	run llm_request 1 '["model"]' '["path"]'
+	run llm_request 1 .model .path
 	assert_output "gemini-fix"$'\n'"$GEMINI"
 }
 
@@ -146,7 +146,7 @@ EOF
 	done
 	run replies "$CONTENT"
 	assert_output $'a1\nb1\na2\na2\nb1'
-	assert_equal "$(llm_request 4 '["step"]')" 1
+	assert_equal "$(llm_request 4 .step)" 1
 	assert_equal "$(llm_requests)" 5
 }
 
@@ -281,7 +281,7 @@ EOF
 @test "with LLM_SERVER_EXPECT_KEY empty, a key is only noted as present" {
 	LLM_SERVER_EXPECT_KEY='' llm_server_start '{"*": [{}]}'
 	post $OPENAI "$(chat m q)" -H 'Authorization: Bearer anything'
-	assert_equal "$(llm_request 1 '["auth"]')" present
+	assert_equal "$(llm_request 1 .auth)" present
 }
 
 @test "other methods, unknown paths and malformed requests get JSON errors" {
@@ -322,7 +322,7 @@ EOF
 	t1=${EPOCHREALTIME/./}
 	assert_output 200
 	[ $((t1 - t0)) -lt 500000 ] || fail "the reply took $((t1 - t0)) us"
-	assert_equal "$(reply '["usage"]["prompt_tokens"]')" 1
+	assert_equal "$(reply .usage.prompt_tokens)" 1
 }
 
 @test "the server exits when the process named by --parent-pid is gone" {

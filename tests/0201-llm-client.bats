@@ -56,7 +56,7 @@ PY
 
 # assert_model_chose: select.json holds the scripted reply, not the offline rule's.
 assert_model_chose() {
-	run -0 jf pop/gen-001/select.json '["base"]' '["reference"]' '["reason"]' '"fallback" in d'
+	run -0 jf pop/gen-001/select.json .base .reference .reason '"fallback" in d'
 	assert_output $'g000c0\ng000c1\nthe seed has headroom\nfalse'
 }
 
@@ -85,13 +85,13 @@ since() {
 	run -0 ks-select pop/gen-001
 	assert_output ""
 	assert_model_chose
-	assert_equal "$(jget pop/gen-001/select.json '["model"]')" fixture
+	assert_equal "$(jget pop/gen-001/select.json .model)" fixture
 	assert_equal "$(llm_requests)" 1
-	run req 1 '["method"]' '["path"]' '["auth"]' '["auth_header"]' \
-		'["headers"]["authorization"]' '["headers"]["content-type"]' \
+	run req 1 .method .path .auth .auth_header \
+		.headers.authorization '["headers"]["content-type"]' \
 		'[h for h in e["headers"] if h in ("x-api-key", "x-goog-api-key", "anthropic-version")]' \
-		'["body"]["model"]' '[m["role"] for m in e["body"]["messages"]]' \
-		'["body"]["max_tokens"]' '"temperature" in e["body"]' \
+		.body.model '[m["role"] for m in e["body"]["messages"]]' \
+		.body.max_tokens '"temperature" in e["body"]' \
 		'e["body"]["messages"][0]["content"].startswith("You are a GPU kernel scientist")' \
 		'"this is generation 1" in e["body"]["messages"][1]["content"]' \
 		'"- g000c1 (base -, reference -; plan: (the seed kernel)): status ok, score 80.00 us" in e["body"]["messages"][1]["content"]'
@@ -125,9 +125,9 @@ EOF
 	run -0 ks-select pop/gen-001
 	assert_output ""
 	assert_model_chose
-	assert_equal "$(jget pop/gen-001/select.json '["model"]')" claude-fix
-	run req 1 '["path"]' '["auth"]' '["auth_header"]' '["headers"]["anthropic-version"]' \
-		'e["headers"].get("authorization")' '["body"]["model"]' '["body"]["max_tokens"]' \
+	assert_equal "$(jget pop/gen-001/select.json .model)" claude-fix
+	run req 1 .path .auth .auth_header '["headers"]["anthropic-version"]' \
+		'e["headers"].get("authorization")' .body.model .body.max_tokens \
 		'e["body"]["system"].startswith("You are a GPU kernel scientist")' \
 		'[m["role"] for m in e["body"]["messages"]]' '"this is generation 1" in e["body"]["messages"][0]["content"]'
 	assert_output - <<'EOF'
@@ -143,7 +143,7 @@ true
 true
 EOF
 	# the reply's usage is read from Anthropic's field names
-	assert_equal "$(jget pop/gen-001/select.json '["usage"]')" \
+	assert_equal "$(jget pop/gen-001/select.json .usage)" \
 		'{"calls": 1, "cached_calls": 0, "prompt_tokens": 1000, "completion_tokens": 20}'
 }
 
@@ -155,11 +155,11 @@ EOF
 	assert_output ""
 	assert_model_chose
 	assert_equal "$(llm_requests)" 2
-	run req 2 '["path"]' '["model"]' '["auth"]' '["auth_header"]' \
+	run req 2 .path .model .auth .auth_header \
 		'e["headers"].get("authorization")' '"model" in e["body"]' \
 		'e["body"]["systemInstruction"]["parts"][0]["text"].startswith("You are a GPU kernel scientist")' \
-		'[c["role"] for c in e["body"]["contents"]]' '["body"]["contents"][1]["parts"]' \
-		'["body"]["generationConfig"]'
+		'[c["role"] for c in e["body"]["contents"]]' '.body.contents[1].parts' \
+		.body.generationConfig
 	assert_output - <<'EOF'
 /v1/models/gemini-fix:generateContent
 gemini-fix
@@ -172,7 +172,7 @@ true
 [{"text": "{\"base\": \"g0"}]
 {"temperature": 0.25, "maxOutputTokens": 777}
 EOF
-	assert_equal "$(jget pop/gen-001/select.json '["usage"]["calls"]')" 2
+	assert_equal "$(jget pop/gen-001/select.json .usage.calls)" 2
 }
 
 # ---- configuration --------------------------------------------------
@@ -195,13 +195,13 @@ EOF
 	unset KS_LLM_URL KS_LLM_API_KEY KS_LLM_PROVIDER
 	OPENAI_BASE_URL=$LLM_URL/ OPENAI_API_KEY=test-key-123 run -0 ks-select pop/gen-001
 	assert_model_chose
-	run llm_request 1 '["path"]' '["auth"]' '["auth_header"]'
+	run llm_request 1 .path .auth .auth_header
 	assert_output $'/v1/chat/completions\nok\nauthorization'
 	# KS_LLM_URL and KS_LLM_API_KEY win over them
 	rm pop/gen-001/select.json
 	KS_LLM_URL=$LLM_URL KS_LLM_API_KEY=test-key-123 OPENAI_BASE_URL=http://127.0.0.1:9/nowhere \
 		OPENAI_API_KEY=wrong-key KS_LLM_CACHE=off run -0 ks-select pop/gen-001
-	run llm_request 2 '["path"]' '["auth"]'
+	run llm_request 2 .path .auth
 	assert_output $'/v1/chat/completions\nok'
 }
 
@@ -224,13 +224,13 @@ EOF
 	llm_server_start '{"sel-model": ['"$OK"'], "*": [{"status": 404, "message": "wrong model"}]}'
 	KS_SELECT_MODEL=sel-model KS_HYPOTHESIZE_MODEL=hyp-model KS_IMPLEMENT_MODEL=imp-model run -0 ks-select pop/gen-001
 	assert_model_chose
-	assert_equal "$(jget pop/gen-001/select.json '["model"]')" sel-model
-	assert_equal "$(llm_request 1 '["body"]["model"]')" sel-model
+	assert_equal "$(jget pop/gen-001/select.json .model)" sel-model
+	assert_equal "$(llm_request 1 .body.model)" sel-model
 	# the other stages' overrides do not touch select: KS_MODEL it is
 	rm pop/gen-001/select.json
 	KS_HYPOTHESIZE_MODEL=sel-model run -1 ks-select pop/gen-001
 	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed: HTTP 404: wrong model"
-	assert_equal "$(llm_request 2 '["body"]["model"]')" fixture
+	assert_equal "$(llm_request 2 .body.model)" fixture
 }
 
 @test "a bad setting is named in one line, exit 1, no request and no select.json" {
@@ -279,7 +279,7 @@ EOF
 	done
 	assert_model_chose
 	assert_equal "$(llm_requests)" 16
-	assert_equal "$(llm_log '["step"]' | tr '\n' ' ')" "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
+	assert_equal "$(llm_log .step | tr '\n' ' ')" "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
 }
 
 @test "Retry-After: 1 waits about a second; KS_LLM_RETRY_MAX_S clamps it" {
@@ -409,14 +409,14 @@ EOF
 	assert_output ""
 	assert_model_chose
 	assert_equal "$(llm_requests)" 2
-	run req 2 '[m["role"] for m in e["body"]["messages"]]' '["body"]["messages"][2]["content"]' \
-		'["body"]["messages"][3]["content"]'
+	run req 2 '[m["role"] for m in e["body"]["messages"]]' '.body.messages[2].content' \
+		'.body.messages[3].content'
 	assert_output - <<'EOF'
 ["system", "user", "assistant", "user"]
 {"base": "g000c1", "reference": "g000c1", "reason": "cut"}
 That reply could not be used: the reply was cut off at the token limit (KS_LLM_MAX_TOKENS=16384). Reply again, complete, in the format asked for.
 EOF
-	run -0 jf pop/gen-001/llm/select-1.json '["truncated"]'
+	run -0 jf pop/gen-001/llm/select-1.json .truncated
 	assert_output true
 	run -0 grep '^# reply' pop/gen-001/llm/select-1.md
 	assert_output "# reply (fixture, cut off at the token limit)"
@@ -428,7 +428,7 @@ EOF
 	local why="the model's replies could not be used (the reply was cut off at the token limit (KS_LLM_MAX_TOKENS=50)): the offline rule chose"
 	assert_output "ks-select: 'pop/gen-001': $why"
 	assert_equal "$(llm_requests)" 2
-	run -0 jf pop/gen-001/select.json '["base"]' '["reference"]' '["fallback"]' '["usage"]["calls"]'
+	run -0 jf pop/gen-001/select.json .base .reference .fallback .usage.calls
 	assert_output $'g000c1\ng000c0\n'"$why"$'\n2'
 }
 
@@ -466,7 +466,7 @@ EOF
 	llm_server_start "$(steps '{"content": "x", "finish": "length", "usage": {"prompt_tokens": 900, "completion_tokens": 7}}' "$OK")"
 	run -0 ks-select pop/gen-001
 	assert_model_chose
-	assert_equal "$(jget pop/gen-001/select.json '["usage"]')" \
+	assert_equal "$(jget pop/gen-001/select.json .usage)" \
 		'{"calls": 2, "cached_calls": 0, "prompt_tokens": 1900, "completion_tokens": 27}'
 	run ledger '[d["stage"], d["where"], d["provider"], d["model"], d["prompt_tokens"], d["completion_tokens"], d["cached"]]'
 	assert_output - <<'EOF'
@@ -513,11 +513,11 @@ EOF
 	assert_output ""
 	assert_model_chose
 	assert_equal "$(llm_requests)" 1
-	assert_equal "$(jget pop/gen-001/select.json '["usage"]')" \
+	assert_equal "$(jget pop/gen-001/select.json .usage)" \
 		'{"calls": 1, "cached_calls": 1, "prompt_tokens": 0, "completion_tokens": 0}'
 	run ledger '[d["prompt_tokens"], d["completion_tokens"], d["cached"]]'
 	assert_output $'[1000, 20, false]\n[1000, 20, true]'
-	assert_equal "$(jget pop/gen-001/llm/select-1.json '["cached"]')" true
+	assert_equal "$(jget pop/gen-001/llm/select-1.json .cached)" true
 	grep -qx '# reply (fixture, from the cache)' pop/gen-001/llm/select-1.md ||
 		fail "the transcript does not say the reply came from the cache"
 	rm pop/gen-001/select.json
@@ -538,7 +538,7 @@ EOF
 	export KS_LLM_API_KEY=$KEY
 	run -0 ks-select pop/gen-001
 	assert_model_chose
-	assert_equal "$(llm_request 1 '["auth"]')" ok
+	assert_equal "$(llm_request 1 .auth)" ok
 	run -0 python3 - pop/gen-001/llm/select-1.json "$BATS_TEST_TMPDIR/llm-log.jsonl" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -114,7 +114,7 @@ PY
 
 # prompt N: the prompt (the first user message) of request N.
 prompt() {
-	llm_request "$1" '["body"]["messages"][1]["content"]'
+	llm_request "$1" '.body.messages[1].content'
 }
 
 # count FILE TEXTFILE: how many times the text of TEXTFILE (its final
@@ -192,7 +192,7 @@ gen() {
 		["POST", "/v1/chat/completions", "impl", "ok"]
 		["POST", "/v1/chat/completions", "impl", "ok"]
 	EOF
-	run llm_request 1 '["body"]["messages"][0]["role"]' '["body"]["messages"][1]["role"]' '["body"]["messages"][2:]'
+	run llm_request 1 '.body.messages[0].role' '.body.messages[1].role' '["body"]["messages"][2:]'
 	assert_output $'system\nuser\n[]'
 
 	# select sees the population (id, score, per-shape times) and the task
@@ -213,7 +213,7 @@ gen() {
 	assert_output --partial "$(pop_lines pop/gen-000/c0)"
 
 	# the plans kept by the rule, and each slot asked with its own plan
-	run jf pop/gen-001/hypotheses.json '["chosen"]' '["base"]' '["model"]' '["usage"]' 'len(d["plans"])' \
+	run jf pop/gen-001/hypotheses.json .chosen .base .model .usage 'len(d["plans"])' \
 		'len(d["avenues"])' '"fallback" in d'
 	assert_output - <<-'EOF'
 		[1, 0, 2]
@@ -224,7 +224,7 @@ gen() {
 		10
 		false
 	EOF
-	run jf pop/gen-001/select.json '["base"]' '["reference"]' '["reason"]' '["model"]' '["usage"]' '"fallback" in d'
+	run jf pop/gen-001/select.json .base .reference .reason .model .usage '"fallback" in d'
 	assert_output - <<-'EOF'
 		g000c0
 		g000c0
@@ -257,7 +257,7 @@ gen() {
 	for f in select-1.json select-1.md hypothesize-1.json hypothesize-1.md; do
 		assert_file_exists "pop/gen-001/llm/$f"
 	done
-	run jf pop/gen-001/llm/select-1.json '["stage"]' '["model"]' '["reply"]'
+	run jf pop/gen-001/llm/select-1.json .stage .model .reply
 	assert_output - <<-'EOF'
 		select
 		sel
@@ -288,9 +288,9 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	run -0 ks-select pop/gen-002
 	run -0 ks-hypothesize pop/gen-002
 	run -0 ks-implement pop/gen-002/c0
-	run llm_log '["model"]'
+	run llm_log .model
 	assert_output "$(printf '%s\n' sel hyp impl impl impl sel hyp impl)"
-	assert_equal "$(jget pop/gen-002/select.json '["base"]')" g001c0
+	assert_equal "$(jget pop/gen-002/select.json .base)" g001c0
 
 	prompt 7 >hyp2-prompt
 	python3 - <<-'PY' >expected
@@ -329,9 +329,9 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	run -0 ks-select pop1/gen-002
 	run -0 ks-select pop2/gen-002
 	assert_equal "$(llm_requests)" 2
-	run jf pop1/gen-002/select.json '["base"]' '["reference"]' '["reason"]' '["model"]' '"fallback" in d'
+	run jf pop1/gen-002/select.json .base .reference .reason .model '"fallback" in d'
 	assert_output $'g001c0\ng000c0\nfastest\nsel\nfalse'
-	run jf pop2/gen-002/select.json '["base"]' '["reference"]' '["reason"]' '["model"]' '"fallback" in d'
+	run jf pop2/gen-002/select.json .base .reference .reason .model '"fallback" in d'
 	assert_output $'g000c0\ng001c0\nseed as base\nsel\nfalse'
 	# the incorrect kernel is in the population shown, with its status
 	run prompt 1
@@ -348,14 +348,14 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	assert_equal "$(llm_requests)" 2
 	# the same prompt again, then the model's reply, then what was wrong with it
 	assert_equal "$(prompt 2)" "$(prompt 1)"
-	run llm_request 2 '["body"]["messages"].__len__()' '["body"]["messages"][2]["role"]' \
-		'["body"]["messages"][2]["content"]' '["body"]["messages"][3]["role"]' '["body"]["messages"][3]["content"]'
+	run llm_request 2 '["body"]["messages"].__len__()' '.body.messages[2].role' \
+		'.body.messages[2].content' '.body.messages[3].role' '.body.messages[3].content'
 	assert_line --index 0 4
 	assert_line --index 1 assistant
 	assert_line --index 2 "$(cat bad)"
 	assert_line --index 3 user
 	assert_line --index 4 --partial "\"base\" names 'g009c9', which is not a kernel of the population"
-	run jf pop/gen-002/select.json '["base"]' '["reference"]' '["reason"]' '"fallback" in d' '["usage"]'
+	run jf pop/gen-002/select.json .base .reference .reason '"fallback" in d' .usage
 	assert_output - <<-'EOF'
 		g000c0
 		g001c0
@@ -374,21 +374,21 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	serve sel=incorrect,missing
 	run -0 --separate-stderr ks-select pop/gen-002
 	assert_equal "$(llm_requests)" 2
-	run llm_request 2 '["body"]["messages"][3]["content"]'
+	run llm_request 2 '.body.messages[3].content'
 	assert_output --partial "\"base\" names 'g001c1', whose status is incorrect, not ok"
 	# the offline rule: the best score as base, the next best as reference
-	run jf pop/gen-002/select.json '["base"]' '["reference"]' '["model"]' '["usage"]["calls"]' '["fallback"]'
+	run jf pop/gen-002/select.json .base .reference .model .usage.calls .fallback
 	assert_line --index 0 g001c0
 	assert_line --index 1 g000c0
 	assert_line --index 2 sel
 	assert_line --index 3 2
 	assert_line --index 4 --partial '"reference" is missing'
 	assert_line --index 4 --partial 'offline rule'
-	run jget pop/gen-002/select.json '["reason"]'
+	run jget pop/gen-002/select.json .reason
 	assert_output --partial "offline rule"
 	# one warning line, naming the generation and what happened
 	[ "${#stderr_lines[@]}" -eq 1 ] || fail "expected one line on stderr, got: $stderr"
-	assert_equal "${stderr_lines[0]}" "ks-select: 'pop/gen-002': $(jget pop/gen-002/select.json '["fallback"]')"
+	assert_equal "${stderr_lines[0]}" "ks-select: 'pop/gen-002': $(jget pop/gen-002/select.json .fallback)"
 }
 
 @test "select: a reply without its \"reason\" is missing a field: asked again" {
@@ -398,9 +398,9 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	serve sel=noreason,good
 	run -0 ks-select pop/gen-002
 	assert_equal "$(llm_requests)" 2
-	run llm_request 2 '["body"]["messages"][3]["content"]'
+	run llm_request 2 '.body.messages[3].content'
 	assert_output --partial '"reason"'
-	run jf pop/gen-002/select.json '["base"]' '["reason"]' '"fallback" in d'
+	run jf pop/gen-002/select.json .base .reason '"fallback" in d'
 	assert_output $'g000c0\nthe seed, for once\nfalse'
 }
 
@@ -424,11 +424,11 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 		run -0 --separate-stderr ks-hypothesize pop/gen-001
 		assert_equal "$stderr" ""
 		assert_equal "$(llm_requests)" $((n += 2))
-		run llm_request $n '["model"]' '["body"]["messages"][2]["content"]' '["body"]["messages"][3]["content"]'
+		run llm_request $n .model '.body.messages[2].content' '.body.messages[3].content'
 		assert_line --index 0 hyp
 		assert_output --partial "$(cat $case)"
 		assert_output --partial "That reply could not be used: ${reasons[$case]}."
-		run jf pop/gen-001/hypotheses.json '["chosen"]' '["model"]' '["usage"]["calls"]' '"fallback" in d' \
+		run jf pop/gen-001/hypotheses.json .chosen .model .usage.calls '"fallback" in d' \
 			'len(d["avenues"])' 'any("changes" in p for p in d["plans"])'
 		assert_output $'[1, 0, 2]\nhyp\n2\nfalse\n10\nfalse'
 	done
@@ -441,14 +441,14 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	serve hyp=prose,plans4
 	run -0 --separate-stderr ks-hypothesize pop/gen-001
 	assert_equal "$(llm_requests)" 2
-	run llm_request 2 '["body"]["messages"][3]["content"]'
+	run llm_request 2 '.body.messages[3].content'
 	assert_output --partial "the reply holds no JSON object"
-	run jf pop/gen-001/hypotheses.json '["fallback"]' 'len(d["plans"])' 'all("changes" in p for p in d["plans"])' \
-		'["chosen"]' '["base"]' '["usage"]["calls"]'
+	run jf pop/gen-001/hypotheses.json .fallback 'len(d["plans"])' 'all("changes" in p for p in d["plans"])' \
+		.chosen .base .usage.calls
 	assert_line --index 0 --partial '"plans" holds 4 plans, not 5'
 	assert_output --partial $'\n5\ntrue\n[0, 1, 2]\ng000c0\n2'
 	[ "${#stderr_lines[@]}" -eq 1 ] || fail "expected one line on stderr, got: $stderr"
-	assert_equal "${stderr_lines[0]}" "ks-hypothesize: 'pop/gen-001': $(jget pop/gen-001/hypotheses.json '["fallback"]'): the offline proposer made the plans"
+	assert_equal "${stderr_lines[0]}" "ks-hypothesize: 'pop/gen-001': $(jget pop/gen-001/hypotheses.json .fallback): the offline proposer made the plans"
 }
 
 @test "hypothesize: a base without tunables cannot fall back: exit 1 with one clear line" {
@@ -476,22 +476,22 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	run -0 --separate-stderr gen N=1
 	assert_output --regexp "pop: generations 0\.\.1, 4 kernels, 1 correct; best g000c0 "
 	gen_stderr=$stderr
-	run llm_log '["model"]'
+	run llm_log .model
 	assert_output "$(printf '%s\n' sel hyp impl impl impl impl impl impl)"
-	run llm_request 4 '["body"]["messages"][2]["content"]' '["body"]["messages"][3]["content"]'
+	run llm_request 4 '.body.messages[2].content' '.body.messages[3].content'
 	assert_line --index 0 "$(cat chat)"
 	assert_output --partial "That reply could not be used: the reply holds no fenced code block"
 	local s why
 	for s in 0 1 2; do
-		why=$(jget pop/gen-001/c$s/candidate.json '["rejected"]')
+		why=$(jget pop/gen-001/c$s/candidate.json .rejected)
 		assert_equal "$why" 'the reply holds no fenced code block (```c ... ```)'
-		assert_equal "$(jget pop/gen-001/c$s/candidate.json '["usage"]["calls"]')" 2
+		assert_equal "$(jget pop/gen-001/c$s/candidate.json .usage.calls)" 2
 		assert_file_not_exists pop/gen-001/c$s/kernel.c
 		assert_file_not_exists pop/gen-001/c$s/runner
-		run jf pop/gen-001/c$s/build.json '["ok"]' '["diagnostics"]'
+		run jf pop/gen-001/c$s/build.json .ok .diagnostics
 		assert_line --index 0 false
 		assert_line --index 1 "not built: ks-implement rejected the candidate: $why"
-		run jf pop/gen-001/c$s/bench.json '["status"]' '["correct"]' '["score_us"]' '["message"]'
+		run jf pop/gen-001/c$s/bench.json .status .correct .score_us .message
 		assert_output "$(printf 'rejected\nfalse\nnull\n%s' "$why")"
 		assert_file_exists pop/gen-001/c$s/llm/implement-2.md
 	done
@@ -507,17 +507,17 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	run -0 ks-hypothesize pop/gen-001
 	run -0 --separate-stderr ks-implement pop/gen-001/c0
 	assert_equal "$(llm_requests)" 3
-	run llm_request 3 '["model"]' '["body"]["messages"][3]["content"]'
+	run llm_request 3 .model '.body.messages[3].content'
 	assert_line --index 0 impl
 	assert_line --index 1 --partial "the code does not define the entry point sgemm"
-	run jf pop/gen-001/c0/candidate.json '["rejected"]' '["model"]' '["plan"]["index"]'
+	run jf pop/gen-001/c0/candidate.json .rejected .model .plan.index
 	assert_output $'the code does not define the entry point sgemm\nimpl\n1'
 	assert_file_not_exists pop/gen-001/c0/kernel.c
 	run -0 ks-build pop/gen-001/c0
-	run jf pop/gen-001/c0/build.json '["ok"]' '["diagnostics"]'
+	run jf pop/gen-001/c0/build.json .ok .diagnostics
 	assert_output $'false\nnot built: ks-implement rejected the candidate: the code does not define the entry point sgemm'
 	run -0 ks-bench pop/gen-001/c0
-	run jf pop/gen-001/c0/bench.json '["status"]' '["message"]'
+	run jf pop/gen-001/c0/bench.json .status .message
 	assert_output $'rejected\nthe code does not define the entry point sgemm'
 	# ks-build asked nothing: there is no code to repair
 	assert_equal "$(llm_requests)" 3
@@ -531,9 +531,9 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	run -0 ks-hypothesize pop/gen-001
 	run -0 --separate-stderr ks-implement pop/gen-001/c0
 	assert_equal "$(llm_requests)" 3
-	run llm_request 3 '["body"]["messages"][3]["content"]'
+	run llm_request 3 '.body.messages[3].content'
 	assert_output --regexp "the kernel starts a thread or a process \('pthread_create\(' on line [0-9]+\): work outside the call would escape the timer"
-	run jf pop/gen-001/c0/candidate.json '["rejected"]'
+	run jf pop/gen-001/c0/candidate.json .rejected
 	assert_output --regexp "^the kernel starts a thread or a process"
 }
 
@@ -549,23 +549,23 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	run -0 ks-implement pop/gen-001/c0
 	cmp broken.c pop/gen-001/c0/kernel.c
 	run -0 ks-build pop/gen-001/c0
-	run llm_log '["model"]'
+	run llm_log .model
 	assert_output $'hyp\nimpl\nimpl'
 	# the repair request: the broken code and the compiler's error
 	run prompt 3
 	assert_output --partial "$(cat broken.c)"
 	assert_output --regexp "undeclared_thing_xyz.{0,20} undeclared"
 	assert_output --partial "error"
-	run jf pop/gen-001/c0/build.json '["ok"]' 'len(d["repairs"])' '["repairs"][0]["try"]' '["repairs"][0]["ok"]' \
+	run jf pop/gen-001/c0/build.json .ok 'len(d["repairs"])' '.repairs[0].try' '.repairs[0].ok' \
 		'"undeclared_thing_xyz" in d["repairs"][0]["diagnostics"]'
 	assert_output $'true\n1\n1\ntrue\ntrue'
 	cmp code.c pop/gen-001/c0/kernel.c
 	assert_file_executable pop/gen-001/c0/runner
-	run jf pop/gen-001/c0/candidate.json '["usage"]' '["model"]'
+	run jf pop/gen-001/c0/candidate.json .usage .model
 	assert_output $'{"calls": 2, "cached_calls": 0, "prompt_tokens": 2500, "completion_tokens": 900}\nimpl'
 	assert_file_exists pop/gen-001/c0/llm/repair1-1.md
 	run -0 ks-bench pop/gen-001/c0
-	assert_equal "$(jget pop/gen-001/c0/bench.json '["status"]')" ok
+	assert_equal "$(jget pop/gen-001/c0/bench.json .status)" ok
 }
 
 @test "build: with KS_REPAIR_TRIES=0 nothing is asked and the candidate is build_failed" {
@@ -577,12 +577,12 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	run -0 ks-implement pop/gen-001/c0
 	KS_REPAIR_TRIES=0 run -0 ks-build pop/gen-001/c0
 	assert_equal "$(llm_requests)" 2
-	run jf pop/gen-001/c0/build.json '["ok"]' '"repairs" in d' '"undeclared_thing_xyz" in d["diagnostics"]'
+	run jf pop/gen-001/c0/build.json .ok '"repairs" in d' '"undeclared_thing_xyz" in d["diagnostics"]'
 	assert_output $'false\nfalse\ntrue'
 	cmp broken.c pop/gen-001/c0/kernel.c
-	assert_equal "$(jget pop/gen-001/c0/candidate.json '["usage"]["calls"]')" 1
+	assert_equal "$(jget pop/gen-001/c0/candidate.json .usage.calls)" 1
 	run -0 ks-bench pop/gen-001/c0
-	assert_equal "$(jget pop/gen-001/c0/bench.json '["status"]')" build_failed
+	assert_equal "$(jget pop/gen-001/c0/bench.json .status)" build_failed
 }
 
 @test "prompts are read at run time from KS_PROMPTS_DIR: an added line reaches the model, the comment does not" {
@@ -598,7 +598,7 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	refute_output --partial '<!--'
 	refute_output --partial 'Edit freely'
 	assert_output --regexp '^We are optimizing a kernel by evolution; this is generation 2\.'
-	assert_equal "$(jget pop/gen-002/select.json '["base"]')" g001c0
+	assert_equal "$(jget pop/gen-002/select.json .base)" g001c0
 }
 
 @test "an unknown placeholder in a prompt: one error line naming the template, exit 1, nothing asked" {
@@ -623,13 +623,13 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	serve hyp=prose impl=code.md
 	run -0 ks-hypothesize pop/gen-001
 	assert_equal "$(llm_requests)" 2
-	run -0 jf pop/gen-001/hypotheses.json '"fallback" in d' '["model"]'
+	run -0 jf pop/gen-001/hypotheses.json '"fallback" in d' .model
 	assert_output $'true\nhyp'
 	local s changes
 	for s in 0 1 2; do
 		run -0 ks-implement pop/gen-001/c$s
-		changes=$(jget pop/gen-001/c$s/candidate.json '["plan"]["changes"]')
-		run jf pop/gen-001/c$s/candidate.json '["model"]' '"rejected" in d' '"changes" in d["plan"]'
+		changes=$(jget pop/gen-001/c$s/candidate.json .plan.changes)
+		run jf pop/gen-001/c$s/candidate.json .model '"rejected" in d' '"changes" in d["plan"]'
 		assert_output $'offline\nfalse\ntrue'
 		# exactly the #define lines of the changes differ from the base
 		run diff pop/gen-000/c0/kernel.c pop/gen-001/c$s/kernel.c
@@ -646,5 +646,5 @@ for f in sorted(pathlib.Path(sys.argv[1]).rglob("*.json")):
 	# the build asks nothing either (offline code is not repaired)
 	run -0 ks-build pop/gen-001/c0
 	assert_equal "$(llm_requests)" 2
-	assert_equal "$(jget pop/gen-001/c0/build.json '["ok"]')" true
+	assert_equal "$(jget pop/gen-001/c0/build.json .ok)" true
 }

@@ -172,15 +172,15 @@ PY
 	ks-init -p fp8-mm -t hip-nvidia -k 5 nv
 	ks-implement nv/gen-000/c0
 	run -0 ks-build nv/gen-000/c0
-	assert_equal "$(jget nv/gen-000/c0/build.json '["ok"]')" true
-	run -0 jget nv/gen-000/c0/build.json '["resources"]["kernels"]'
+	assert_equal "$(jget nv/gen-000/c0/build.json .ok)" true
+	run -0 jget nv/gen-000/c0/build.json .resources.kernels
 	assert_output --regexp '^\[\{"name": "_Z12fp8_mm_naive[^"]*", .*"registers": [0-9]+'
 	refute_output --partial "}, {"		# the harness's reference kernel is left out
 	KS_GPU_ARCH=gfx940 ks-init -p fp8-mm -t hip-amd -k 5 amd
 	ks-implement amd/gen-000/c0
 	KS_GPU_ARCH=gfx940 run -0 ks-build amd/gen-000/c0
-	assert_equal "$(jget amd/gen-000/c0/build.json '["ok"]')" true
-	run -0 jget amd/gen-000/c0/build.json '["resources"]["kernels"]'
+	assert_equal "$(jget amd/gen-000/c0/build.json .ok)" true
+	run -0 jget amd/gen-000/c0/build.json .resources.kernels
 	assert_output --regexp '^\[\{"name": "_ZL12fp8_mm_naive[^"]*", "sgprs": [0-9]+, "vgprs": [0-9]+, "agprs": 0, '
 	refute_output --partial "}, {"
 }
@@ -203,7 +203,7 @@ PY
 	for c in gen-000/c0 gen-001/c0 gen-001/c1; do
 		ks-build pop/$c
 		ks-bench pop/$c
-		run -0 jf pop/$c/bench.json '["status"]'
+		run -0 jf pop/$c/bench.json .status
 		assert_output ok
 	done
 }

@@ -52,7 +52,7 @@ intervals() {
 	KS_GPUS=0,1 ks-bench pop/gen-001/c0 &
 	KS_GPUS=0,1 ks-bench pop/gen-001/c1 &
 	wait
-	run -0 jf pop/gen-001/c0/bench.json '["status"]'
+	run -0 jf pop/gen-001/c0/bench.json .status
 	assert_output ok
 	run -0 sh -c "cut -d' ' -f2 gpu.log | sort -u | tr '\n' ' '"
 	assert_output "0 1 "

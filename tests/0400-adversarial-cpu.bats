@@ -23,7 +23,7 @@ judge() {
 	cp "$ADV/$1.c" pop/gen-000/c0/kernel.c
 	ks-build pop/gen-000/c0
 	ks-bench pop/gen-000/c0
-	jf pop/gen-000/c0/bench.json '["status"]' '["message"]'
+	jf pop/gen-000/c0/bench.json .status .message
 }
 
 @test "zeros: an all-zero output fails even under a tolerance loose enough to let each element by" {
@@ -94,7 +94,7 @@ the kernel starts a thread or a process ('fork(' on line 8): work outside the ca
 	assert_line --index 1 --regexp "^shape [0-9x]+: C\[0\]\[0\] = nan"
 	sed -i 's/put(3, fake/write(3, fake/' pop/gen-000/c0/kernel.c
 	ks-build pop/gen-000/c0
-	run -0 jf pop/gen-000/c0/build.json '["rejected"]'
+	run -0 jf pop/gen-000/c0/build.json .rejected
 	assert_output "the kernel works on file descriptors ('write(' on line 16): the harness's verdict channel is not the kernel's"
 }
 
@@ -128,7 +128,7 @@ the kernel defines main ('main(' on line 11): the harness provides it"
 the kernel includes a vendor library's header ('#include <cblas.h>' on line 2): the kernel must do the work itself"
 	sed -i '/#include/d' pop/gen-000/c0/kernel.c
 	run -0 ks-build pop/gen-000/c0
-	run -0 jf pop/gen-000/c0/build.json '["rejected"]'
+	run -0 jf pop/gen-000/c0/build.json .rejected
 	assert_output "the kernel calls a vendor library ('cblas_sgemm' on line 6): the kernel must do the work itself"
 }
 
@@ -138,7 +138,7 @@ the kernel includes a vendor library's header ('#include <cblas.h>' on line 2): 
 	{ echo '/* no cblas_sgemm, no pthread_create( here */'; echo 'static const char *why = "main(";'; cat k.c; } >pop/gen-000/c0/kernel.c
 	sed -i 's/^void$/__attribute__((unused)) static const char *unused_why(void) { return why; }\nvoid/' pop/gen-000/c0/kernel.c
 	ks-build pop/gen-000/c0
-	run -0 jf pop/gen-000/c0/build.json '["ok"]'
+	run -0 jf pop/gen-000/c0/build.json .ok
 	assert_output true
 }
 
@@ -167,7 +167,7 @@ open("port","w").write(str(s.getsockname()[1])); time.sleep(60)' &
 	assert_line --index 0 ok
 	assert_file_not_exists pop/gen-000/c0/escaped
 	assert_file_not_exists pop/gen-000/c0/.sandbox
-	run -0 jf pop/gen-000/c0/bench.json '["sandbox"]'
+	run -0 jf pop/gen-000/c0/bench.json .sandbox
 	assert_output --regexp '^bwrap: '
 }
 
@@ -204,7 +204,7 @@ PY
 	ADV=$PWD run -0 judge seed
 	assert_line --index 0 rejected
 	assert_line --index 1 --regexp '^bench shape 256x256x256: [0-9.e+]+ us is faster than the speed of light of that shape on cpu, 3.355e\+10 us \(problem.json "bound"\): the harness cannot have seen all the work$'
-	run -0 jf pop/gen-000/c0/bench.json '["score_us"]' '["results"][0]["bound_us"]'
+	run -0 jf pop/gen-000/c0/bench.json .score_us '.results[0].bound_us'
 	assert_output "null
 33554432000"
 }
@@ -228,7 +228,7 @@ json.dump(p, open("kernels/sgemm/problem.json", "w"))
 PY
 	ks-implement pop/gen-000/c0
 	ks-build pop/gen-000/c0
-	run -0 jf pop/gen-000/c0/build.json '["rejected"]'
+	run -0 jf pop/gen-000/c0/build.json .rejected
 	assert_output --regexp "^the kernel uses OpenMP, which this problem forbids \('#pragma omp' on line [0-9]+\)$"
 	sed -i 's/"pattern": "#pragma\[\[:space:\]\]+omp"/"pattern": "(unclosed"/' kernels/sgemm/problem.json
 	run -1 ks-build pop/gen-000/c0

@@ -74,7 +74,7 @@ llm_requests() {
 }
 
 # llm_request N EXPR...: fields of the Nth request logged (from 1), one a
-# line, e.g. llm_request 1 '["body"]["model"]'; strings raw, other values
+# line, e.g. llm_request 1 .body.model; strings raw, other values
 # as JSON.  Several EXPRs share one python3 run (a tenth of a second).
 llm_request() {
 	python3 - "$BATS_TEST_TMPDIR/llm-log.jsonl" "$@" <<'PY'
