@@ -119,16 +119,11 @@ setup() {
 	C=pop/gen-000/c0
 }
 
-# use NAME: copies the built population NAME of setup_file to ./pop.
-use() {
-	cp -r "$BATS_FILE_TMPDIR/$1" pop
-}
-
 # assert_failed FILE STATUS: a bench.json of a kernel that is not ok:
 # its status, not correct, no results, no score, no timer.
 assert_failed() {
-	run -0 jf "$1" .id .status .correct .results .score_us .timer \
-		'bool(__import__("re").match(r"cpu: .+ \([0-9]+ threads\)$", d["device"]))'
+	run -0 jf "$1" .id .status .correct .results 'must("score_us")' 'must("timer")' \
+		'.device | test("^cpu: .+ \\([0-9]+ threads\\)$")'
 	assert_output "g000c0
 $2
 false
@@ -141,15 +136,13 @@ true"
 # shape_name WHICH I: the name ("17x31x9") of test_shapes[I] or
 # bench_shapes[I] of the sgemm problem.
 shape_name() {
-	python3 -c 'import json, sys
-s = json.load(open(sys.argv[1]))[sys.argv[2]][int(sys.argv[3])]
-print("%dx%dx%d" % (s["M"], s["N"], s["K"]))' "$KS_ROOT/kernels/sgemm/problem.json" "$1" "$2"
+	jq -r --arg which "$1" --argjson i "$2" '.[$which][$i] | "\(.M)x\(.N)x\(.K)"' \
+		"$KS_ROOT/kernels/sgemm/problem.json"
 }
 
 # n_bench_shapes: how many benchmark shapes the sgemm problem has.
 n_bench_shapes() {
-	python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["bench_shapes"]))' \
-		"$KS_ROOT/kernels/sgemm/problem.json"
+	jq '.bench_shapes | length' "$KS_ROOT/kernels/sgemm/problem.json"
 }
 
 # runners_left: the command lines of runners still running in this test's directory.
@@ -185,32 +178,33 @@ runners_left() {
 	use seeded
 	run -0 ks-bench $C
 	assert_output ""
-	run -0 python3 - "$KS_ROOT/kernels/sgemm/problem.json" $C/bench.json <<'PY'
-import json, math, re, sys
-prob = json.load(open(sys.argv[1]))
-b = json.load(open(sys.argv[2]))
-print(sorted(b))
-print(b["id"], b["status"], b["correct"], b["message"])
-shapes = [{d: s[d] for d in prob["dims"]} for s in prob["bench_shapes"]]
-print("shapes as in problem.json:", [r["shape"] for r in b["results"]] == shapes, len(b["results"]) == len(shapes))
-for r in b["results"]:
-    assert sorted(r) == ["max_us", "mean_us", "median_us", "min_us", "runs", "shape", "stderr_us", "time_us"], r
-    assert isinstance(r["runs"], int) and r["runs"] >= 1, r
-    assert 0 < r["min_us"] <= r["median_us"] <= r["max_us"], r
-    assert r["min_us"] <= r["mean_us"] <= r["max_us"] and r["time_us"] in (r["mean_us"], r["median_us"], r["min_us"]), r
-    assert (r["stderr_us"] is None) == (r["runs"] == 1), r
-    assert r["stderr_us"] is None or r["stderr_us"] >= 0, r
-gm = math.exp(sum(math.log(r["time_us"]) for r in b["results"]) / len(b["results"]))
-print("score is the geometric mean:", math.isclose(b["score_us"], gm, rel_tol=1e-9))
-print("device:", bool(re.match(r"cpu: .+ \([0-9]+ threads\)$", b["device"])))
-print("timer:", b["timer"].startswith("host CLOCK_MONOTONIC"))
-PY
-	assert_output "['correct', 'device', 'id', 'message', 'results', 'salt', 'sandbox', 'score_us', 'status', 'timer']
-g000c0 ok True None
-shapes as in problem.json: True True
-score is the geometric mean: True
-device: True
-timer: True"
+	# (jq cannot tell 3 from 3.0: "runs" is checked to be a whole number)
+	run -0 jq -rn --slurpfile p "$KS_ROOT/kernels/sgemm/problem.json" --slurpfile b $C/bench.json '
+		$p[0] as $prob | $b[0] as $b | $b.results as $r
+		| [$prob.bench_shapes[] as $s | [$prob.dims[] as $d | {($d): $s[$d]}] | add] as $shapes
+		| ($r | map(.time_us | log) | add / length | exp) as $gm
+		| def sound:
+			keys == ["max_us", "mean_us", "median_us", "min_us", "runs", "shape", "stderr_us", "time_us"]
+			and (.runs | type == "number" and . == floor and . >= 1)
+			and 0 < .min_us and .min_us <= .median_us and .median_us <= .max_us
+			and .min_us <= .mean_us and .mean_us <= .max_us
+			and (.time_us as $t | [.mean_us, .median_us, .min_us] | any(. == $t))
+			and ((.stderr_us == null) == (.runs == 1))
+			and (.stderr_us == null or .stderr_us >= 0);
+		($b | keys | tojson),
+		"\($b.id) \($b.status) \($b.correct) \($b.message)",
+		"shapes as in problem.json: \([$r[].shape] == $shapes) \(($r | length) == ($shapes | length))",
+		"results not sound: \([$r[] | select(sound | not)])",
+		"score is the geometric mean: \((($b.score_us - $gm) | fabs) <= 1e-9 * ([($b.score_us | fabs), ($gm | fabs)] | max))",
+		"device: \($b.device | test("^cpu: .+ \\([0-9]+ threads\\)$"))",
+		"timer: \($b.timer | startswith("host CLOCK_MONOTONIC"))"'
+	assert_output '["correct","device","id","message","results","salt","sandbox","score_us","status","timer"]
+g000c0 ok true null
+shapes as in problem.json: true true
+results not sound: []
+score is the geometric mean: true
+device: true
+timer: true'
 	assert_no_temp_files pop
 }
 
@@ -231,7 +225,7 @@ timer: True"
 	use seeded
 	run -0 ks-bench -o b.json $C
 	assert_file_not_exists $C/bench.json
-	run -0 jf b.json .id .status 'len(d["results"])'
+	run -0 jf b.json .id .status '.results | length'
 	assert_output "g000c0
 ok
 $(n_bench_shapes)"

@@ -6,13 +6,10 @@ load helper/common
 
 # set_plan FILE TITLE: gives a fake candidate the plan it was made from.
 set_plan() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-d["plan"] = {"title": sys.argv[2], "index": 0}
-json.dump(d, open(sys.argv[1], "w"))' "$1" "$2"
+	jq -c --arg title "$2" '.plan = {title: $title, index: 0}' "$1" >"$1.new" && mv "$1.new" "$1"
 }
 
-# The populations are made once (fake_cand runs python3), then copied.
+# The populations are made once, then copied (use).
 setup_file() {
 	cd "$BATS_FILE_TMPDIR" || return
 	# the seed, three kernels of generation 1 (one incorrect), and a
@@ -34,11 +31,6 @@ setup_file() {
 
 setup() {
 	cd "$BATS_TEST_TMPDIR"
-}
-
-# use NAME: copies population NAME of setup_file to ./pop.
-use() {
-	cp -r "$BATS_FILE_TMPDIR/$1" pop
 }
 
 @test "ks-report -h and --help print usage to stdout and exit 0" {

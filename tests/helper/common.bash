@@ -32,7 +32,7 @@ assert_all_json_valid() {
 # a second, and the suite ran it hundreds of times).  Both accessors print
 # strings raw and other values as compact JSON ([0,1], {"a":1}); jq prints
 # 2.0 as 2, and a missing field as null: a test that wants a field to be
-# null checks that it is there too (has("x")).
+# null asks jf for must("x"), which fails when the field is missing.
 
 # jget FILE FILTER: one value of a JSON file, e.g. jget f.json .status
 jget() {
@@ -40,20 +40,22 @@ jget() {
 }
 
 # jf FILE FILTER...: each jq FILTER's value on its own line, as jget prints
-# it, from one jq run.  The filters may call rule (below).
+# it, from one jq run.  The filters may call must and rule (below).
 jf() {
 	local file=$1 f prog=
 	shift
 	for f; do
 		prog+="${prog:+, }($f)"
 	done
-	jq -rc "$JQ_RULE $prog" "$file"
+	jq -rc "$JQ_DEFS $prog" "$file"
 }
 
+# must("x"): field x, which must be there (null or not); an error if not.
 # rule(K): DESIGN.md's choice of K of the plans (.plans): the most
 # innovative, the highest max uplift, the highest min uplift, again in that
 # order; distinct, ties to the lower index.  rule is rule(3).
-JQ_RULE='
+JQ_DEFS='
+def must($k): if has($k) then .[$k] else error("field \($k) is missing") end;
 def rule($k): .plans as $p
 	| reduce range(0; $k) as $pick ([];
 		. as $chosen
