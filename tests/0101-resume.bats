@@ -8,15 +8,11 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
-gen() {
-	make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" "$@"
-}
-
 # start_gen ARGS...: make generation in a session of its own; sets $pid.
 start_gen() {
 	# A background job starts with SIGINT ignored; a terminal's Ctrl-C
 	# reaches a foreground make that has it: restore the default.
-	setsid python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+	setsid env --default-signal=INT \
 		make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" "$@" \
 		>make.log 2>&1 &
 	pid=$!
@@ -37,21 +33,6 @@ stop_group() {
 	kill -"$1" -- -"$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	sleep 0.5
-}
-
-# The population is complete and consistent: every JSON file parses, every
-# candidate has all its files, and no candidate is lost or duplicated.
-assert_complete() {
-	local dir
-	assert_all_json_valid pop
-	for dir in pop/gen-000/c0 pop/gen-001/c0 pop/gen-001/c1 pop/gen-001/c2; do
-		assert_file_exists "$dir/candidate.json"
-		assert_equal "$(jget "$dir/bench.json" .status)" ok
-	done
-	run find pop -mindepth 2 -maxdepth 2 -name 'c*' -type d
-	assert_equal "${#lines[@]}" 4
-	run find pop -name '*.json' -size 0
-	assert_output ""
 }
 
 @test "kill -9 of make in the middle of a generation, then the same command, completes it" {

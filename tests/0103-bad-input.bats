@@ -8,10 +8,6 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
-gen() {
-	make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" "$@"
-}
-
 @test "N that is not a number is refused before anything runs" {
 	run -2 gen N=abc
 	assert_output --partial "N must be a generation number from 0 to 999, not 'abc'"
