@@ -247,7 +247,7 @@ EOF
 	post $OPENAI "$(chat m q)"
 	post "$GEMINI?key=$KS_LLM_API_KEY" '{"contents": [{"parts": [{"text": "q"}]}]}'
 	# "auth auth_header redacted" lines (the path when no header holds the key)
-	run jq -r '.auth_header as $h
+	run jq -r "$JQ_DEFS"' must("auth_header") as $h
 		| "\(.auth) \($h) \(if $h != null and (.headers | has($h)) then .headers[$h] else .path end)"' llm-log.jsonl
 	assert_output - <<EOF
 ok authorization <redacted:19 chars>
@@ -285,7 +285,7 @@ request body is not a JSON object
 EOF
 	# None of them took a step: the first good request gets step 0.
 	run -0 post $OPENAI "$(chat m q)"
-	run llm_log '[.method, .step, .body]'
+	run llm_log '[.method, must("step"), must("body")]'
 	assert_output - <<'EOF'
 ["GET",null,null]
 ["POST",null,{"model":"m","messages":[{"role":"user","content":"q"}]}]

@@ -30,7 +30,7 @@ setup() {
 @test "build.json holds ptxas's report of the candidate's kernel, without the harness's" {
 	ks-build pop/gen-000/c0
 	run -0 jget pop/gen-000/c0/build.json .resources.kernels
-	assert_output --regexp '^\[\{"name": "_Z[A-Z0-9]*12scale_kernelifPKfPf", "stack_bytes": 0, "spill_store_bytes": 0, "spill_load_bytes": 0, "registers": [0-9]+, "barriers": 1, "smem_bytes": 1024\}\]$'
+	assert_output --regexp '^\[\{"name":"_Z[A-Z0-9]*12scale_kernelifPKfPf","stack_bytes":0,"spill_store_bytes":0,"spill_load_bytes":0,"registers":[0-9]+,"barriers":1,"smem_bytes":1024\}\]$'
 }
 
 @test "HIP names map to CUDA: runtime calls, launch macro, indices, shuffles, ballot, bf16" {

@@ -34,9 +34,10 @@ assert_all_json_valid() {
 # 2.0 as 2, and a missing field as null: a test that wants a field to be
 # null asks jf for must("x"), which fails when the field is missing.
 
-# jget FILE FILTER: one value of a JSON file, e.g. jget f.json .status
+# jget FILE FILTER: one value of a JSON file, e.g. jget f.json .status (the
+# filter may call must and rule, below)
 jget() {
-	jq -rc "$2" "$1"
+	jq -rc "$JQ_DEFS $2" "$1"
 }
 
 # jf FILE FILTER...: each jq FILTER's value on its own line, as jget prints

@@ -90,7 +90,7 @@ llm_request() {
 # llm_log FILTER: a field of every request logged, one a line, as
 # llm_request prints it, e.g. llm_log '[.path, .step]'.
 llm_log() {
-	jq -rc "$1" "$BATS_TEST_TMPDIR/llm-log.jsonl"
+	jq -rc "$JQ_DEFS $1" "$BATS_TEST_TMPDIR/llm-log.jsonl"
 }
 
 # llm_server_stop: stops the server (SIGTERM, then SIGKILL after 2 s);
