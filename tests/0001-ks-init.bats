@@ -8,16 +8,6 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
-@test "ks-init -h prints usage and exits 0" {
-	run -0 ks-init -h
-	assert_output --partial "usage: ks-init"
-}
-
-@test "ks-init without a pop is a usage error" {
-	run -2 ks-init
-	assert_output --partial "usage: ks-init"
-}
-
 @test "ks-init writes run.json with the problem, target, K and models" {
 	run -0 ks-init -p sgemm -t cpu -k 4 pop
 	assert_file_exists pop/run.json

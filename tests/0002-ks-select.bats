@@ -52,28 +52,6 @@ seed_only() {
 	cp -r "$BATS_FILE_TMPDIR/seed" pop
 }
 
-@test "ks-select -h prints usage to stdout and exits 0" {
-	run -0 --separate-stderr ks-select -h
-	assert_output --partial "usage: ks-select [-o file] pop/gen-NNN"
-	assert_output --partial "select.json"
-	assert_equal "$stderr" ""
-}
-
-@test "ks-select without a directory is a usage error" {
-	run -2 --separate-stderr ks-select
-	assert_output ""
-	[[ $stderr == "usage: ks-select [-o file] pop/gen-NNN"* ]] || fail "stderr: $stderr"
-}
-
-@test "ks-select with two directories or an unknown option is a usage error" {
-	three_kernels
-	run -2 ks-select pop/gen-002 pop/gen-003
-	assert_line --index 0 "usage: ks-select [-o file] pop/gen-NNN"
-	run -2 ks-select -x pop/gen-002
-	assert_output --partial "usage: ks-select [-o file] pop/gen-NNN"
-	assert_file_not_exists pop/gen-002/select.json
-}
-
 @test "ks-select writes base, reference, reason and model, and nothing else" {
 	three_kernels
 	run -0 ks-select pop/gen-002

@@ -46,25 +46,6 @@ select_json() {
 	printf '{"base": "%s", "reference": "%s", "reason": "test", "model": "offline"}\n' "$2" "$3" > "$1/select.json"
 }
 
-@test "ks-hypothesize -h prints usage to stdout and exits 0" {
-	run -0 --separate-stderr ks-hypothesize -h
-	assert_line --index 0 "usage: ks-hypothesize [-o file] pop/gen-NNN"
-	assert_output --partial "hypotheses.json"
-	assert_equal "$stderr" ""
-}
-
-@test "ks-hypothesize without a directory, or with two, is a usage error" {
-	run -2 --separate-stderr ks-hypothesize
-	assert_output ""
-	[[ $stderr == "usage: ks-hypothesize [-o file] pop/gen-NNN"* ]] || fail "stderr: $stderr"
-	use seed
-	run -2 ks-hypothesize pop/gen-001 pop/gen-002
-	assert_line --index 0 "usage: ks-hypothesize [-o file] pop/gen-NNN"
-	run -2 ks-hypothesize -q pop/gen-001
-	assert_output --partial "usage: ks-hypothesize"
-	assert_file_not_exists pop/gen-001/hypotheses.json
-}
-
 @test "ks-hypothesize on the seed writes 10 avenues, 5 plans on 5 parameters, K chosen, base and model" {
 	use seed
 	run -0 ks-hypothesize pop/gen-001

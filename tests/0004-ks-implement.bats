@@ -29,25 +29,6 @@ setup() {
 	SEED="$KS_ROOT/kernels/sgemm/seed.c"
 }
 
-@test "ks-implement -h prints usage to stdout and exits 0" {
-	run -0 --separate-stderr ks-implement -h
-	assert_line --index 0 "usage: ks-implement [-o file] pop/gen-NNN/cS"
-	assert_output --partial "candidate.json"
-	assert_equal "$stderr" ""
-}
-
-@test "ks-implement without a directory, or with two, is a usage error" {
-	run -2 --separate-stderr ks-implement
-	assert_output ""
-	[[ $stderr == "usage: ks-implement [-o file] pop/gen-NNN/cS"* ]] || fail "stderr: $stderr"
-	use empty
-	run -2 ks-implement pop/gen-000/c0 pop/gen-000/c1
-	assert_line --index 0 "usage: ks-implement [-o file] pop/gen-NNN/cS"
-	run -2 ks-implement -z pop/gen-000/c0
-	assert_output --partial "usage: ks-implement"
-	assert_not_exist pop/gen-000
-}
-
 @test "ks-implement in generation 0 copies the seed byte for byte" {
 	use empty
 	run -0 ks-implement pop/gen-000/c0

@@ -18,24 +18,6 @@ setup() {
 	C=pop/gen-000/c0
 }
 
-@test "ks-build -h prints usage to stdout and exits 0" {
-	run -0 --separate-stderr ks-build -h
-	assert_line --index 0 "usage: ks-build [-o file] pop/gen-NNN/cS"
-	assert_output --partial "KS_CC"
-	assert_equal "$stderr" ""
-}
-
-@test "ks-build without a directory, or with two, is a usage error" {
-	run -2 --separate-stderr ks-build
-	assert_output ""
-	[[ $stderr == "usage: ks-build [-o file] pop/gen-NNN/cS"* ]] || fail "stderr: $stderr"
-	run -2 ks-build $C pop/gen-001/c0
-	assert_line --index 0 "usage: ks-build [-o file] pop/gen-NNN/cS"
-	run -2 ks-build -j $C
-	assert_output --partial "usage: ks-build"
-	assert_file_not_exists $C/build.json
-}
-
 @test "ks-build compiles the seed and records target, compiler, a command that can be pasted, seconds, diagnostics" {
 	run -0 ks-build $C
 	assert_output ""

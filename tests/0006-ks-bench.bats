@@ -155,25 +155,6 @@ runners_left() {
 	done
 }
 
-@test "ks-bench -h prints usage to stdout and exits 0" {
-	run -0 --separate-stderr ks-bench -h
-	assert_line --index 0 "usage: ks-bench [-o file] pop/gen-NNN/cS"
-	assert_output --partial "KS_BENCH_TIMEOUT_S"
-	assert_equal "$stderr" ""
-}
-
-@test "ks-bench without a directory, or with two, is a usage error" {
-	run -2 --separate-stderr ks-bench
-	assert_output ""
-	[[ $stderr == "usage: ks-bench [-o file] pop/gen-NNN/cS"* ]] || fail "stderr: $stderr"
-	use seeded
-	run -2 ks-bench $C pop/gen-000/c1
-	assert_line --index 0 "usage: ks-bench [-o file] pop/gen-NNN/cS"
-	run -2 ks-bench -t $C
-	assert_output --partial "usage: ks-bench"
-	assert_file_not_exists $C/bench.json
-}
-
 @test "ks-bench times the seed on every benchmark shape; the score is their geometric mean" {
 	use seeded
 	run -0 ks-bench $C

@@ -33,26 +33,6 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
-@test "ks-report -h and --help print usage to stdout and exit 0" {
-	run -0 --separate-stderr ks-report -h
-	assert_line --index 0 "usage: ks-report [-b] pop"
-	assert_output --partial "-b  print only the summary line"
-	assert_equal "$stderr" ""
-	run -0 --separate-stderr ks-report --help
-	assert_line --index 0 "usage: ks-report [-b] pop"
-}
-
-@test "ks-report without a pop, with two, or with an unknown option is a usage error" {
-	run -2 --separate-stderr ks-report
-	assert_output ""
-	[[ $stderr == "usage: ks-report [-b] pop"* ]] || fail "stderr: $stderr"
-	use three
-	run -2 ks-report pop pop
-	assert_line --index 0 "usage: ks-report [-b] pop"
-	run -2 ks-report -x pop
-	assert_output --partial "usage: ks-report [-b] pop"
-}
-
 @test "ks-report prints every kernel with parents, status, score, speed-up and plan, then the summary" {
 	use three
 	run -0 --separate-stderr ks-report pop
