@@ -9,7 +9,9 @@ PATH="$KS_TOOLS:$PATH"
 export KS_QUIET=1
 # Fast timing: tests check behaviour, not speed.
 export KS_TIME_CAP_S=0.02 KS_MIN_RUNS=1
-export KS_LOCK_DIR="$BATS_TEST_TMPDIR"
+# ks-bench's per-device locks: each test's own, and setup_file's its file's
+# (not /tmp, which every run on the machine shares).
+export KS_LOCK_DIR="${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}"
 unset KS_LLM_PROVIDER KS_LLM_URL OPENAI_BASE_URL KS_LLM_API_KEY OPENAI_API_KEY ANTHROPIC_API_KEY GEMINI_API_KEY
 unset KS_KERNELS_DIR KS_BENCH_TIMEOUT_S KS_BENCH_MEMORY_MB POP PROBLEM TARGET K N
 
