@@ -64,6 +64,26 @@ setup() {
 	assert_output --partial "K must be an integer from 1 to 5, not '9'"
 }
 
+@test "ks-init takes K from 1 to 5: 0, 6, -1, 2.5 and x are usage errors that write nothing" {
+	run -0 ks-init -k 1 pop1
+	assert_equal "$(jget pop1/run.json .k)" 1
+	run -0 ks-init -k 5 pop5
+	assert_equal "$(jget pop5/run.json .k)" 5
+	local k
+	for k in 0 6 -1 2.5 x; do
+		run -2 ks-init -k "$k" pop
+		assert_output "ks-init: K must be an integer from 1 to 5, not '$k'"
+		assert_not_exist pop
+	done
+}
+
+@test "ks-init -o writes the file named, with the options given, and not run.json" {
+	run -0 ks-init -o r.json -k 2 pop
+	assert_file_not_exists pop/run.json
+	run -0 jf r.json .problem .target .k .models.implement
+	assert_output $'sgemm\ncpu\n2\noffline'
+}
+
 @test "a malformed run.json is named in one error line" {
 	mkdir pop && echo '{"problem": "sgemm", ' > pop/run.json
 	run -1 ks-init pop
