@@ -311,8 +311,11 @@ $(n_bench_shapes)"
 
 @test "ks-bench waits for the device lock in KS_LOCK_DIR" {
 	use segv
-	flock "$KS_LOCK_DIR/kernel-scientist-bench-cpu.lock" sleep 1.5 &
-	sleep 0.3
+	# timed from the moment the lock is held, not from a guess at it: on a
+	# busy machine (bats --jobs) the holder may take its time to start
+	flock "$KS_LOCK_DIR/kernel-scientist-bench-cpu.lock" sh -c 'touch held; sleep 1.5' &
+	for ((i = 0; i < 500; i++)); do [ -e held ] && break; sleep 0.02; done
+	assert_file_exists held
 	start=$(date +%s%N)
 	run -0 ks-bench $C
 	elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
