@@ -43,11 +43,6 @@ teardown() {
 	llm_server_stop
 }
 
-# use NAME [DIR]: copies population NAME of setup_file to DIR (./pop).
-use() {
-	cp -r "$BATS_FILE_TMPDIR/$1" "${2:-pop}"
-}
-
 # script_of MODEL=FILE[@P/C][,FILE...]...: a script of the server with,
 # for each model, one step per file, replying the file's text (and, with
 # @P/C, reporting P prompt and C completion tokens).  One jq run.

@@ -79,10 +79,10 @@ assert_no_temp_files() {
 	assert_output ""
 }
 
-# use NAME: copies population NAME, made once by the file's setup_file in
-# $BATS_FILE_TMPDIR, to ./pop.
+# use NAME [DIR]: copies population NAME, made once by the file's
+# setup_file in $BATS_FILE_TMPDIR, to DIR (./pop).
 use() {
-	cp -r "$BATS_FILE_TMPDIR/$1" pop
+	cp -r "$BATS_FILE_TMPDIR/$1" "${2:-pop}"
 }
 
 # gen ARGS...: make generation on ./pop.
