@@ -35,6 +35,15 @@ stop_group() {
 	sleep 0.5
 }
 
+# wait_unlocked: up to 60 s for POP/.lock to be free.  A process of the
+# stopped make that its group's signal did not reach (a compiler's cc1,
+# in the group of the compiler ks-build started) holds the lock until it
+# ends, and until then the same command is refused, as it should be; on a
+# busy machine (bats --jobs) that takes longer than stop_group's 0.5 s.
+wait_unlocked() {
+	flock -w 60 pop/.lock true || fail "pop/.lock still held 60 s after the make was stopped"
+}
+
 @test "kill -9 of make in the middle of a generation, then the same command, completes it" {
 	start_gen N=1
 	wait_for pop/gen-001/c0/build.json
@@ -43,6 +52,7 @@ stop_group() {
 	# what had finished before the kill must not be redone
 	touch -d '2020-01-01' pop/gen-000/c0/*.json pop/gen-000/c0/kernel.c
 	find pop -name bench.json | sort >finished
+	wait_unlocked
 	run -0 gen N=1
 	assert_complete
 	assert_equal "$(stat -c %Y pop/gen-000/c0/bench.json)" "$(date -d 2020-01-01 +%s)"
@@ -53,6 +63,7 @@ stop_group() {
 	start_gen N=1
 	wait_for pop/gen-001/c1/build.json
 	stop_group INT
+	wait_unlocked
 	run -0 gen N=1
 	assert_complete
 	# no harness outlived the interrupt
@@ -67,6 +78,7 @@ stop_group() {
 	stop_group KILL
 	run pgrep -f "$BATS_TEST_TMPDIR/pop/.*/runner"
 	assert_failure
+	wait_unlocked
 	run -0 gen N=0
 	assert_equal "$(jget pop/gen-000/c0/bench.json .status)" ok
 }
