@@ -41,7 +41,13 @@ stop_group() {
 # ends, and until then the same command is refused, as it should be; on a
 # busy machine (bats --jobs) that takes longer than stop_group's 0.5 s.
 wait_unlocked() {
-	flock -w 60 pop/.lock true || fail "pop/.lock still held 60 s after the make was stopped"
+	flock -w 60 pop/.lock true && return
+	local p holders=
+	for p in /proc/[0-9]*; do
+		ls -l "$p/fd" 2>/dev/null | grep -qF "$PWD/pop/.lock" &&
+			holders+=$'\n'"$(ps -o pid=,ppid=,pgid=,sid=,stat=,etime=,args= -p "${p#/proc/}")"
+	done
+	fail "pop/.lock still held 60 s after the make was stopped, by:$holders"
 }
 
 @test "kill -9 of make in the middle of a generation, then the same command, completes it" {
