@@ -8,31 +8,21 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
-@test "ks-init -h prints usage and exits 0" {
-	run -0 ks-init -h
-	assert_output --partial "usage: ks-init"
-}
-
-@test "ks-init without a pop is a usage error" {
-	run -2 ks-init
-	assert_output --partial "usage: ks-init"
-}
-
 @test "ks-init writes run.json with the problem, target, K and models" {
 	run -0 ks-init -p sgemm -t cpu -k 4 pop
 	assert_file_exists pop/run.json
-	assert_equal "$(jget pop/run.json '["problem"]')" sgemm
-	assert_equal "$(jget pop/run.json '["target"]')" cpu
-	assert_equal "$(jget pop/run.json '["k"]')" 4
-	assert_equal "$(jget pop/run.json '["models"]["select"]')" offline
-	run jget pop/run.json '["created_at"]'
+	assert_equal "$(jget pop/run.json .problem)" sgemm
+	assert_equal "$(jget pop/run.json .target)" cpu
+	assert_equal "$(jget pop/run.json .k)" 4
+	assert_equal "$(jget pop/run.json .models.select)" offline
+	run jget pop/run.json .created_at
 	assert_output --regexp '^[0-9]{4}-[0-9]{2}-[0-9]{2}T'
 }
 
 @test "ks-init defaults to sgemm on cpu with K=3" {
 	run -0 ks-init pop
-	assert_equal "$(jget pop/run.json '["problem"]')" sgemm
-	assert_equal "$(jget pop/run.json '["k"]')" 3
+	assert_equal "$(jget pop/run.json .problem)" sgemm
+	assert_equal "$(jget pop/run.json .k)" 3
 }
 
 @test "ks-init a second time with the same options leaves run.json untouched" {
@@ -48,7 +38,7 @@ setup() {
 	mkdir -p kernels/other && cp -r "$KS_ROOT/kernels/common" kernels/ && cp -r "$KS_ROOT/kernels/sgemm"/* kernels/other/
 	KS_KERNELS_DIR=$PWD/kernels run -1 ks-init -p other pop
 	assert_output "ks-init: 'pop/run.json' was made for problem 'sgemm', not 'other': use another POP"
-	assert_equal "$(jget pop/run.json '["problem"]')" sgemm
+	assert_equal "$(jget pop/run.json .problem)" sgemm
 }
 
 @test "ks-init refuses another K" {
@@ -72,6 +62,26 @@ setup() {
 @test "ks-init rejects K out of range as a usage error" {
 	run -2 ks-init -k 9 pop
 	assert_output --partial "K must be an integer from 1 to 5, not '9'"
+}
+
+@test "ks-init takes K from 1 to 5: 0, 6, -1, 2.5 and x are usage errors that write nothing" {
+	run -0 ks-init -k 1 pop1
+	assert_equal "$(jget pop1/run.json .k)" 1
+	run -0 ks-init -k 5 pop5
+	assert_equal "$(jget pop5/run.json .k)" 5
+	local k
+	for k in 0 6 -1 2.5 x; do
+		run -2 ks-init -k "$k" pop
+		assert_output "ks-init: K must be an integer from 1 to 5, not '$k'"
+		assert_not_exist pop
+	done
+}
+
+@test "ks-init -o writes the file named, with the options given, and not run.json" {
+	run -0 ks-init -o r.json -k 2 pop
+	assert_file_not_exists pop/run.json
+	run -0 jf r.json .problem .target .k .models.implement
+	assert_output $'sgemm\ncpu\n2\noffline'
 }
 
 @test "a malformed run.json is named in one error line" {

@@ -29,66 +29,21 @@ setup() {
 	SEED="$KS_ROOT/kernels/sgemm/seed.c"
 }
 
-# use NAME: copies population NAME of setup_file to ./pop.
-use() {
-	cp -r "$BATS_FILE_TMPDIR/$1" pop
-}
-
-# edit FILE STATEMENT: runs a python3 statement on the JSON document d of
-# FILE and writes it back, e.g. edit h.json 'd["chosen"] = [1]'.
-edit() {
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-exec(sys.argv[2])
-json.dump(d, open(sys.argv[1], "w"))
-PY
-}
-
-# with_defines FILE NAME=VALUE...: FILE with those #define values.
-with_defines() {
-	local f=$1 p script=
-	shift
-	for p in "$@"; do
-		script="$script;s/^\(#define ${p%%=*}[[:space:]]\+\)[0-9-]\+/\1${p#*=}/"
-	done
-	sed "${script#;}" "$f"
-}
-
-@test "ks-implement -h prints usage to stdout and exits 0" {
-	run -0 --separate-stderr ks-implement -h
-	assert_line --index 0 "usage: ks-implement [-o file] pop/gen-NNN/cS"
-	assert_output --partial "candidate.json"
-	assert_equal "$stderr" ""
-}
-
-@test "ks-implement without a directory, or with two, is a usage error" {
-	run -2 --separate-stderr ks-implement
-	assert_output ""
-	[[ $stderr == "usage: ks-implement [-o file] pop/gen-NNN/cS"* ]] || fail "stderr: $stderr"
-	use empty
-	run -2 ks-implement pop/gen-000/c0 pop/gen-000/c1
-	assert_line --index 0 "usage: ks-implement [-o file] pop/gen-NNN/cS"
-	run -2 ks-implement -z pop/gen-000/c0
-	assert_output --partial "usage: ks-implement"
-	assert_not_exist pop/gen-000
-}
-
 @test "ks-implement in generation 0 copies the seed byte for byte" {
 	use empty
 	run -0 ks-implement pop/gen-000/c0
 	assert_output ""
 	cmp "$SEED" pop/gen-000/c0/kernel.c
-	run -0 jf pop/gen-000/c0/candidate.json 'sorted(d)' '["id"]' '["generation"]' '["slot"]' '["parents"]' \
-		'["plan"]' '["model"]' '["usage"]'
-	assert_output '["generation", "id", "model", "parents", "plan", "slot", "usage"]
+	run -0 jf pop/gen-000/c0/candidate.json keys .id .generation .slot .parents \
+		.plan .model .usage
+	assert_output '["generation","id","model","parents","plan","slot","usage"]
 g000c0
 0
 0
-{"base": null, "reference": null}
+{"base":null,"reference":null}
 null
 seed
-{"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}'
+{"calls":0,"prompt_tokens":0,"completion_tokens":0}'
 	assert_no_temp_files pop
 }
 
@@ -120,33 +75,30 @@ seed
 @test "ks-implement records id, generation, slot, parents, the plan and its index, model and usage" {
 	use seed
 	run -0 ks-implement pop/gen-001/c1
-	run -0 jf pop/gen-001/c1/candidate.json '["id"]' '["generation"]' '["slot"]' '["parents"]' '["plan"]["title"]' \
-		'["plan"]["changes"]' '["plan"]["index"]' '["model"]' '["usage"]'
+	run -0 jf pop/gen-001/c1/candidate.json .id .generation .slot .parents .plan.title \
+		.plan.changes .plan.index .model .usage
 	assert_output 'g001c1
 1
 1
-{"base": "g000c0", "reference": "g000c0"}
+{"base":"g000c0","reference":"g000c0"}
 BN 64 -> 32
-{"BN": 32}
+{"BN":32}
 1
 offline
-{"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}'
+{"calls":0,"prompt_tokens":0,"completion_tokens":0}'
 	# the whole plan, as hypotheses.json holds it, plus its index
-	run -0 python3 -c 'import json, sys
-h = json.load(open("pop/gen-001/hypotheses.json"))
-c = json.load(open("pop/gen-001/c1/candidate.json"))
-want = dict(h["plans"][1], index=1)
-print(c["plan"] == want)'
-	assert_output True
+	run -0 jq -n --slurpfile h pop/gen-001/hypotheses.json --slurpfile c pop/gen-001/c1/candidate.json \
+		'$c[0].plan == ($h[0].plans[1] + {index: 1})'
+	assert_output true
 }
 
 @test "ks-implement takes plan chosen[S], not plan S, and applies every change of it" {
 	use seed
-	edit pop/gen-001/hypotheses.json 'd["plans"][4]["changes"] = {"BM": 64, "UNROLL": 4}; d["chosen"] = [4, 0, 2]'
+	jset pop/gen-001/hypotheses.json '.plans[4].changes = {"BM": 64, "UNROLL": 4} | .chosen = [4, 0, 2]'
 	run -0 ks-implement pop/gen-001/c0
 	with_defines "$SEED" BM=64 UNROLL=4 > want.c
 	cmp want.c pop/gen-001/c0/kernel.c
-	run -0 jf pop/gen-001/c0/candidate.json '["plan"]["index"]' '["plan"]["title"]'
+	run -0 jf pop/gen-001/c0/candidate.json .plan.index .plan.title
 	assert_output '4
 LOOP_ORDER 0 -> 1'
 	run -0 ks-implement pop/gen-001/c1
@@ -159,7 +111,7 @@ LOOP_ORDER 0 -> 1'
 	run -0 ks-implement pop/gen-002/c0
 	with_defines "$SEED" BM=32 BN=32 > want.c
 	cmp want.c pop/gen-002/c0/kernel.c
-	assert_equal "$(jget pop/gen-002/c0/candidate.json '["parents"]')" '{"base": "g001c0", "reference": "g000c0"}'
+	assert_equal "$(jget pop/gen-002/c0/candidate.json .parents)" '{"base":"g001c0","reference":"g000c0"}'
 }
 
 @test "ks-implement -o writes candidate.json elsewhere, the kernel still in the slot" {
@@ -167,12 +119,12 @@ LOOP_ORDER 0 -> 1'
 	run -0 ks-implement -o cand.json pop/gen-001/c2
 	assert_file_exists cand.json
 	assert_file_not_exists pop/gen-001/c2/candidate.json
-	assert_equal "$(jget cand.json '["id"]')" g001c2
+	assert_equal "$(jget cand.json .id)" g001c2
 	with_defines "$SEED" BK=16 > want.c
 	cmp want.c pop/gen-001/c2/kernel.c
 	cp -r "$BATS_FILE_TMPDIR/empty" pop0
 	run -0 ks-implement -o seed.json pop0/gen-000/c0
-	assert_equal "$(jget seed.json '["model"]')" seed
+	assert_equal "$(jget seed.json .model)" seed
 	cmp "$SEED" pop0/gen-000/c0/kernel.c
 	assert_file_not_exists pop0/gen-000/c0/candidate.json
 }
@@ -189,9 +141,9 @@ LOOP_ORDER 0 -> 1'
 	assert_no_temp_files pop
 	# another kept plan rewrites both
 	old=$(stat -c %Y pop/gen-001/c0/kernel.c)
-	edit pop/gen-001/hypotheses.json 'd["chosen"] = [3, 1, 2]'
+	jset pop/gen-001/hypotheses.json '.chosen = [3, 1, 2]'
 	run -0 ks-implement pop/gen-001/c0
-	assert_equal "$(jget pop/gen-001/c0/candidate.json '["plan"]["index"]')" 3
+	assert_equal "$(jget pop/gen-001/c0/candidate.json .plan.index)" 3
 	[ "$(stat -c %Y pop/gen-001/c0/kernel.c)" != "$old" ] || fail "kernel.c was not rewritten"
 }
 
@@ -226,7 +178,7 @@ LOOP_ORDER 0 -> 1'
 
 @test "ks-implement rejects a \"chosen\" of the wrong length" {
 	use seed
-	edit pop/gen-001/hypotheses.json 'd["chosen"] = [0, 1]'
+	jset pop/gen-001/hypotheses.json '.chosen = [0, 1]'
 	run -1 ks-implement pop/gen-001/c0
 	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': \"chosen\" holds 2 plan indexes, not K=3"
 	assert_not_exist pop/gen-001/c0
@@ -235,7 +187,7 @@ LOOP_ORDER 0 -> 1'
 @test "ks-implement rejects repeated or out-of-range plan indexes in \"chosen\"" {
 	use seed
 	for chosen in '[0, 0, 1]' '[0, 1, 5]' '[0, 1, -1]' '[0, 1, 1.5]' '[0, 1, "2"]'; do
-		edit pop/gen-001/hypotheses.json "d['chosen'] = $chosen"
+		jset pop/gen-001/hypotheses.json ".chosen = $chosen"
 		run -1 ks-implement pop/gen-001/c0
 		assert_output "ks-implement: 'pop/gen-001/hypotheses.json': \"chosen\" must hold distinct plan indexes from 0 to 4"
 	done
@@ -245,11 +197,11 @@ LOOP_ORDER 0 -> 1'
 @test "ks-implement rejects hypotheses.json without \"chosen\" or with 4 plans" {
 	use seed
 	cp pop/gen-001/hypotheses.json h.json
-	edit pop/gen-001/hypotheses.json 'del d["chosen"]'
+	jset pop/gen-001/hypotheses.json 'del(.chosen)'
 	run -1 ks-implement pop/gen-001/c0
 	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': field \"chosen\" is missing"
 	cp h.json pop/gen-001/hypotheses.json
-	edit pop/gen-001/hypotheses.json 'd["plans"].pop()'
+	jset pop/gen-001/hypotheses.json 'del(.plans[-1])'
 	run -1 ks-implement pop/gen-001/c0
 	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': \"plans\" holds 4 plans, not 5"
 	assert_not_exist pop/gen-001/c0
@@ -258,11 +210,11 @@ LOOP_ORDER 0 -> 1'
 @test "ks-implement rejects a plan with an innovation out of 1 to 10 or uplifts upside down" {
 	use seed
 	cp pop/gen-001/hypotheses.json h.json
-	edit pop/gen-001/hypotheses.json 'd["plans"][2]["innovation"] = 11'
+	jset pop/gen-001/hypotheses.json '.plans[2].innovation = 11'
 	run -1 ks-implement pop/gen-001/c0
 	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': plan 2: field \"innovation\" is not an integer from 1 to 10"
 	cp h.json pop/gen-001/hypotheses.json
-	edit pop/gen-001/hypotheses.json 'd["plans"][0]["uplift_min"] = 40'
+	jset pop/gen-001/hypotheses.json '.plans[0].uplift_min = 40'
 	run -1 ks-implement pop/gen-001/c0
 	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': plan 0: uplift_min 40 is above uplift_max 30"
 	assert_not_exist pop/gen-001/c0
@@ -270,7 +222,7 @@ LOOP_ORDER 0 -> 1'
 
 @test "ks-implement rejects a plan that changes a parameter the base does not declare" {
 	use seed
-	edit pop/gen-001/hypotheses.json 'd["plans"][0]["changes"] = {"BM": 32, "TILE": 4}'
+	jset pop/gen-001/hypotheses.json '.plans[0].changes = {"BM": 32, "TILE": 4}'
 	run -1 ks-implement pop/gen-001/c0
 	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': the base kernel does not declare every parameter the plan changes"
 	assert_not_exist pop/gen-001/c0/kernel.c
@@ -278,12 +230,12 @@ LOOP_ORDER 0 -> 1'
 
 @test "ks-implement rejects \"changes\" that are not numbers" {
 	use seed
-	for changes in '{"BM": "big"}' '{"BM": None}' '{"BM": [8]}'; do
-		edit pop/gen-001/hypotheses.json "d['plans'][0]['changes'] = $changes"
+	for changes in '{"BM": "big"}' '{"BM": null}' '{"BM": [8]}'; do
+		jset pop/gen-001/hypotheses.json ".plans[0].changes = $changes"
 		run -1 ks-implement pop/gen-001/c0
 		assert_output "ks-implement: 'pop/gen-001/hypotheses.json': \"changes\" must map parameter names to integers"
 	done
-	edit pop/gen-001/hypotheses.json 'del d["plans"][0]["changes"]'
+	jset pop/gen-001/hypotheses.json 'del(.plans[0].changes)'
 	run -1 ks-implement pop/gen-001/c0
 	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': plan 0 has no \"changes\" for the offline proposer to apply: configure an LLM (KS_LLM_PROVIDER, KS_LLM_URL, KS_MODEL)"
 	assert_not_exist pop/gen-001/c0/kernel.c
@@ -291,7 +243,7 @@ LOOP_ORDER 0 -> 1'
 
 @test "ks-implement rejects a change to a fractional value instead of rounding it" {
 	use seed
-	edit pop/gen-001/hypotheses.json 'd["plans"][0]["changes"] = {"BM": 8.5}'
+	jset pop/gen-001/hypotheses.json '.plans[0].changes = {"BM": 8.5}'
 	run -1 ks-implement pop/gen-001/c0
 	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': \"changes\" must map parameter names to integers"
 	assert_not_exist pop/gen-001/c0/kernel.c
@@ -313,7 +265,7 @@ LOOP_ORDER 0 -> 1'
 	printf '{"base": "g000c4", "reference": "g000c0"}\n' > pop/gen-001/select.json
 	run -1 ks-implement pop/gen-001/c0
 	assert_output "ks-implement: 'pop/gen-001/select.json': field \"base\" names 'g000c4', which is not in the population before this generation"
-	edit pop/gen-000/c0/bench.json 'd["status"] = "crashed"; d["score_us"] = None'
+	jset pop/gen-000/c0/bench.json '.status = "crashed" | .score_us = null'
 	printf '{"base": "g000c0", "reference": "g000c0"}\n' > pop/gen-001/select.json
 	run -1 ks-implement pop/gen-001/c0
 	assert_output "ks-implement: 'pop/gen-001/select.json': field \"base\" names 'g000c0', which is not a correct benched kernel (status crashed)"

@@ -6,13 +6,10 @@ load helper/common
 
 # set_plan FILE TITLE: gives a fake candidate the plan it was made from.
 set_plan() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-d["plan"] = {"title": sys.argv[2], "index": 0}
-json.dump(d, open(sys.argv[1], "w"))' "$1" "$2"
+	jq -c --arg title "$2" '.plan = {title: $title, index: 0}' "$1" >"$1.new" && mv "$1.new" "$1"
 }
 
-# The populations are made once (fake_cand runs python3), then copied.
+# The populations are made once, then copied (use).
 setup_file() {
 	cd "$BATS_FILE_TMPDIR" || return
 	# the seed, three kernels of generation 1 (one incorrect), and a
@@ -34,31 +31,6 @@ setup_file() {
 
 setup() {
 	cd "$BATS_TEST_TMPDIR"
-}
-
-# use NAME: copies population NAME of setup_file to ./pop.
-use() {
-	cp -r "$BATS_FILE_TMPDIR/$1" pop
-}
-
-@test "ks-report -h and --help print usage to stdout and exit 0" {
-	run -0 --separate-stderr ks-report -h
-	assert_line --index 0 "usage: ks-report [-b] pop"
-	assert_output --partial "-b  print only the summary line"
-	assert_equal "$stderr" ""
-	run -0 --separate-stderr ks-report --help
-	assert_line --index 0 "usage: ks-report [-b] pop"
-}
-
-@test "ks-report without a pop, with two, or with an unknown option is a usage error" {
-	run -2 --separate-stderr ks-report
-	assert_output ""
-	[[ $stderr == "usage: ks-report [-b] pop"* ]] || fail "stderr: $stderr"
-	use three
-	run -2 ks-report pop pop
-	assert_line --index 0 "usage: ks-report [-b] pop"
-	run -2 ks-report -x pop
-	assert_output --partial "usage: ks-report [-b] pop"
 }
 
 @test "ks-report prints every kernel with parents, status, score, speed-up and plan, then the summary" {

@@ -18,23 +18,19 @@ use_gen1() {
 	cp -a "$BATS_FILE_TMPDIR/pop1" pop
 }
 
-gen() {
-	make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" "$@"
-}
-
 # assert_candidate DIR: the four files of a finished candidate, consistent.
 assert_candidate() {
 	local dir=$1 id
 	id=$(basename "$(dirname "$dir")" | sed 's/gen-/g/')$(basename "$dir")
 	assert_file_exists "$dir/kernel.c"
 	assert_file_exists "$dir/runner"
-	assert_equal "$(jget "$dir/candidate.json" '["id"]')" "$id"
-	assert_equal "$(jget "$dir/build.json" '["ok"]')" true
-	assert_equal "$(jget "$dir/build.json" '["target"]')" cpu
-	assert_equal "$(jget "$dir/bench.json" '["id"]')" "$id"
-	assert_equal "$(jget "$dir/bench.json" '["status"]')" ok
-	assert_equal "$(jget "$dir/bench.json" '["correct"]')" true
-	run jget "$dir/bench.json" '["score_us"] > 0'
+	assert_equal "$(jget "$dir/candidate.json" .id)" "$id"
+	assert_equal "$(jget "$dir/build.json" .ok)" true
+	assert_equal "$(jget "$dir/build.json" .target)" cpu
+	assert_equal "$(jget "$dir/bench.json" .id)" "$id"
+	assert_equal "$(jget "$dir/bench.json" .status)" ok
+	assert_equal "$(jget "$dir/bench.json" .correct)" true
+	run jget "$dir/bench.json" '.score_us > 0'
 	assert_output true
 }
 
@@ -47,19 +43,19 @@ assert_candidate() {
 		assert_file_exists pop/gen-$g/hypotheses.json
 		for s in 0 1 2; do
 			assert_candidate pop/gen-$g/c$s
-			assert_equal "$(jget pop/gen-$g/c$s/candidate.json '["generation"]')" "$((10#$g))"
-			assert_equal "$(jget pop/gen-$g/c$s/candidate.json '["slot"]')" "$s"
+			assert_equal "$(jget pop/gen-$g/c$s/candidate.json .generation)" "$((10#$g))"
+			assert_equal "$(jget pop/gen-$g/c$s/candidate.json .slot)" "$s"
 		done
 	done
 	assert_file_not_exists pop/gen-000/select.json
 	assert_file_not_exists pop/gen-003
 	# generation 2 builds on a kernel of generation 0 or 1, and says which
-	run jget pop/gen-002/select.json '["base"]'
+	run jget pop/gen-002/select.json .base
 	assert_output --regexp '^g00[01]c[0-2]$'
-	assert_equal "$(jget pop/gen-002/c1/candidate.json '["parents"]["base"]')" "$output"
+	assert_equal "$(jget pop/gen-002/c1/candidate.json .parents.base)" "$output"
 	# the kept plans follow the rule, whatever the timings made the plans
-	run -0 jf pop/gen-002/hypotheses.json 'd["chosen"] == rule(d["plans"])' \
-		'["chosen"]'
+	run -0 jf pop/gen-002/hypotheses.json '.chosen == rule' \
+		.chosen
 	assert_line --index 0 true
 	assert_all_json_valid pop
 	assert_no_temp_files pop
@@ -79,7 +75,7 @@ assert_candidate() {
 	run -0 gen N=0
 	assert_candidate pop/gen-000/c0
 	assert_file_not_exists pop/gen-001
-	assert_equal "$(jget pop/gen-000/c0/candidate.json '["model"]')" seed
+	assert_equal "$(jget pop/gen-000/c0/candidate.json .model)" seed
 	cmp "$KS_ROOT/kernels/sgemm/seed.c" pop/gen-000/c0/kernel.c
 }
 
@@ -105,16 +101,16 @@ assert_candidate() {
 	run -0 gen N=1 K=2
 	assert_candidate pop/gen-001/c1
 	assert_file_not_exists pop/gen-001/c2
-	assert_equal "$(jget pop/gen-001/hypotheses.json '["chosen"]')" "[0, 1]"
+	assert_equal "$(jget pop/gen-001/hypotheses.json .chosen)" "[0,1]"
 }
 
 @test "each stage can be rerun by hand: delete its output and make again" {
 	use_gen1
 	rm pop/gen-001/c1/bench.json
 	run -0 gen N=1
-	assert_equal "$(jget pop/gen-001/c1/bench.json '["status"]')" ok
+	assert_equal "$(jget pop/gen-001/c1/bench.json .status)" ok
 	run -0 ks-bench pop/gen-001/c2
-	assert_equal "$(jget pop/gen-001/c2/bench.json '["status"]')" ok
+	assert_equal "$(jget pop/gen-001/c2/bench.json .status)" ok
 }
 
 @test "make report shows every kernel" {

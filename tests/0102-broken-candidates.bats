@@ -53,25 +53,25 @@ C
 	SECONDS=0
 	run -0 mk N=1 K=4 generation
 	assert_output --partial "pop: generations 0..1, 5 kernels, 1 correct; best g000c0"
-	assert_equal "$(jget pop/gen-001/c0/build.json '["ok"]')" false
-	run jget pop/gen-001/c0/build.json '["diagnostics"]'
+	assert_equal "$(jget pop/gen-001/c0/build.json .ok)" false
+	run jget pop/gen-001/c0/build.json .diagnostics
 	assert_output --partial "error"
-	assert_equal "$(jget pop/gen-001/c0/bench.json '["status"]')" build_failed
-	assert_equal "$(jget pop/gen-001/c1/bench.json '["status"]')" incorrect
-	run jget pop/gen-001/c1/bench.json '["message"]'
+	assert_equal "$(jget pop/gen-001/c0/bench.json .status)" build_failed
+	assert_equal "$(jget pop/gen-001/c1/bench.json .status)" incorrect
+	run jget pop/gen-001/c1/bench.json .message
 	assert_output --regexp '^shape 1x1x1: C\[0\]\[0\] = 1, expected'
-	assert_equal "$(jget pop/gen-001/c2/bench.json '["status"]')" crashed
-	run jget pop/gen-001/c2/bench.json '["message"]'
+	assert_equal "$(jget pop/gen-001/c2/bench.json .status)" crashed
+	run jget pop/gen-001/c2/bench.json .message
 	assert_output --partial "killed by signal 11"
-	assert_equal "$(jget pop/gen-001/c3/bench.json '["status"]')" timeout
+	assert_equal "$(jget pop/gen-001/c3/bench.json .status)" timeout
 	for s in 0 1 2 3; do
-		assert_equal "$(jget pop/gen-001/c$s/bench.json '["score_us"]')" null
-		assert_equal "$(jget pop/gen-001/c$s/bench.json '["correct"]')" false
+		assert_equal "$(jget pop/gen-001/c$s/bench.json 'must("score_us")')" null
+		assert_equal "$(jget pop/gen-001/c$s/bench.json .correct)" false
 	done
 	[ "$SECONDS" -lt 60 ] || fail "the looping kernel was not stopped at its limit ($SECONDS s)"
 
 	# the next generation builds on what is correct: the seed
 	run -0 mk N=2 K=4 generation
-	assert_equal "$(jget pop/gen-002/select.json '["base"]')" g000c0
-	assert_equal "$(jget pop/gen-002/select.json '["reference"]')" g000c0
+	assert_equal "$(jget pop/gen-002/select.json .base)" g000c0
+	assert_equal "$(jget pop/gen-002/select.json .reference)" g000c0
 }

@@ -46,15 +46,6 @@ kill_rounds() {
 	done
 }
 
-assert_complete() {
-	local c
-	for c in gen-000/c0 gen-001/c0 gen-001/c1 gen-001/c2; do
-		assert_equal "$(jget pop/$c/bench.json '["status"]')" ok
-	done
-	run find pop -mindepth 2 -maxdepth 2 -name 'c*' -type d
-	assert_equal "${#lines[@]}" 4
-}
-
 @test "six kills at random moments, then the same command: a complete, consistent population" {
 	kill_rounds 6
 	run -0 make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" N=1

@@ -40,35 +40,19 @@ chat() {
 	printf '{"model": "%s", "messages": [{"role": "user", "content": "%s"}]}' "$1" "$2"
 }
 
-# reply EXPR...: fields of ./reply, one a line, from one python3 run
-# (a tenth of a second each); strings raw, other values as JSON.
+# reply FILTER...: fields of ./reply, one a line, as jf prints them.
 reply() {
-	python3 - "$@" <<'PY'
-import json, sys
-d = json.load(open("reply"))
-for e in sys.argv[1:]:
-    v = eval("d" + e)
-    print(v if isinstance(v, str) else json.dumps(v))
-PY
+	jf reply "$@"
 }
 
-# replies EXPR: that field of every reply so far (d in EXPR), one a line;
-# a reply that is not JSON is printed as it came.
+# replies FILTER: that field of every reply so far, one a line, as jf
+# prints it; a reply that is not JSON is printed as it came.
 replies() {
-	python3 - "$1" <<'PY'
-import json, sys
-for line in open("replies").read().splitlines():
-    try:
-        d = json.loads(line)
-    except ValueError:
-        print(line)
-        continue
-    v = eval("d" + sys.argv[1])
-    print(v if isinstance(v, str) else json.dumps(v))
-PY
+	jq -rRc ". as \$line | (try [fromjson] catch null) as \$d
+		| if \$d == null then \$line else \$d[0] | ($1) end" replies
 }
 
-CONTENT='["choices"][0]["message"]["content"]'
+CONTENT='.choices[0].message.content'
 
 @test "OpenAI: a chat completion in the OpenAI shape, the request logged" {
 	llm_server_start '{"*": [{"content": "hello there"}]}'
@@ -76,18 +60,18 @@ CONTENT='["choices"][0]["message"]["content"]'
 	assert_equal "$KS_LLM_PROVIDER $KS_MODEL $KS_LLM_API_KEY" "openai fixture test-key-123"
 	run -0 post $OPENAI '{"model": "gpt-x", "messages": [{"role": "system", "content": "be brief"}, {"role": "user", "content": "say hi"}]}'
 	assert_output 200
-	run reply '["object"]' '["model"]' '["choices"][0]["message"]' \
-		'["choices"][0]["finish_reason"]' '["usage"]'
+	run reply .object .model '.choices[0].message' \
+		'.choices[0].finish_reason' .usage
 	assert_output - <<'EOF'
 chat.completion
 gpt-x
-{"role": "assistant", "content": "hello there"}
+{"role":"assistant","content":"hello there"}
 stop
-{"prompt_tokens": 4, "completion_tokens": 2, "total_tokens": 6}
+{"prompt_tokens":4,"completion_tokens":2,"total_tokens":6}
 EOF
 	assert_equal "$(llm_requests)" 1
-	run llm_request 1 '["n"]' '["method"]' '["path"]' '["model"]' '["step"]' \
-		'["headers"]["content-type"]' '["body"]["messages"][1]["content"]'
+	run llm_request 1 .n .method .path .model .step \
+		'.headers["content-type"]' '.body.messages[1].content'
 	assert_output - <<EOF
 1
 POST
@@ -111,17 +95,17 @@ EOF
 	run -0 post $ANTHROPIC '{"model": "claude-x", "max_tokens": 100, "system": "you are terse", "messages": [{"role": "user", "content": [{"type": "text", "text": "hi there"}]}]}' \
 		-H 'anthropic-version: 2023-06-01'
 	assert_output 200
-	run reply '["type"]' '["role"]' '["model"]' '["content"]' '["stop_reason"]' '["usage"]' '["id"][:4]'
+	run reply .type .role .model .content .stop_reason .usage '.id[:4]'
 	assert_output - <<'EOF'
 message
 assistant
 claude-x
-[{"type": "text", "text": "three word reply"}]
+[{"type":"text","text":"three word reply"}]
 end_turn
-{"input_tokens": 5, "output_tokens": 3}
+{"input_tokens":5,"output_tokens":3}
 msg_
 EOF
-	run llm_request 1 '["path"]' '["headers"]["anthropic-version"]' '["body"]["max_tokens"]'
+	run llm_request 1 .path '.headers["anthropic-version"]' .body.max_tokens
 	assert_output $'/v1/messages\n2023-06-01\n100'
 }
 
@@ -129,13 +113,13 @@ EOF
 	llm_server_start '{"gemini-fix": [{"content": "from gemini"}]}'
 	run -0 post $GEMINI '{"systemInstruction": {"parts": [{"text": "be nice"}]}, "contents": [{"role": "user", "parts": [{"text": "one two three"}]}]}'
 	assert_output 200
-	run reply '["candidates"][0]["content"]' '["candidates"][0]["finishReason"]' '["usageMetadata"]'
+	run reply '.candidates[0].content' '.candidates[0].finishReason' .usageMetadata
 	assert_output - <<'EOF'
-{"role": "model", "parts": [{"text": "from gemini"}]}
+{"role":"model","parts":[{"text":"from gemini"}]}
 STOP
-{"promptTokenCount": 5, "candidatesTokenCount": 2, "totalTokenCount": 7}
+{"promptTokenCount":5,"candidatesTokenCount":2,"totalTokenCount":7}
 EOF
-	run llm_request 1 '["model"]' '["path"]'
+	run llm_request 1 .model .path
 	assert_output "gemini-fix"$'\n'"$GEMINI"
 }
 
@@ -146,7 +130,7 @@ EOF
 	done
 	run replies "$CONTENT"
 	assert_output $'a1\nb1\na2\na2\nb1'
-	assert_equal "$(llm_request 4 '["step"]')" 1
+	assert_equal "$(llm_request 4 .step)" 1
 	assert_equal "$(llm_requests)" 5
 }
 
@@ -157,7 +141,7 @@ EOF
 	llm_server_script '{"named": [{}]}'
 	run -0 post $OPENAI "$(chat other q)"
 	assert_output 404
-	run replies '.get("error", {}).get("message") or d["choices"][0]["message"]["content"]'
+	run replies '.error.message // .choices[0].message.content'
 	assert_output - <<'EOF'
 default
 own
@@ -202,13 +186,13 @@ EOF
 	run -0 post $OPENAI "$(chat m q)"
 	run -0 post $ANTHROPIC '{"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "q"}]}'
 	run -0 post $GEMINI '{"contents": [{"parts": [{"text": "q"}]}]}'
-	run replies '.get("choices", [{}])[0].get("finish_reason") or d.get("stop_reason") or d["candidates"][0]["finishReason"]'
+	run replies '.choices[0].finish_reason // .stop_reason // .candidates[0].finishReason'
 	assert_output $'length\nmax_tokens\nMAX_TOKENS'
-	run replies '.get("usage") or d["usageMetadata"]'
+	run replies '.usage // .usageMetadata'
 	assert_output - <<'EOF'
-{"prompt_tokens": 7, "completion_tokens": 9, "total_tokens": 16}
-{"input_tokens": 7, "output_tokens": 9}
-{"promptTokenCount": 7, "candidatesTokenCount": 9, "totalTokenCount": 16}
+{"prompt_tokens":7,"completion_tokens":9,"total_tokens":16}
+{"input_tokens":7,"output_tokens":9}
+{"promptTokenCount":7,"candidatesTokenCount":9,"totalTokenCount":16}
 EOF
 }
 
@@ -262,17 +246,14 @@ EOF
 	post $GEMINI '{"contents": [{"parts": [{"text": "q"}]}]}' -H "x-goog-api-key: $KS_LLM_API_KEY"
 	post $OPENAI "$(chat m q)"
 	post "$GEMINI?key=$KS_LLM_API_KEY" '{"contents": [{"parts": [{"text": "q"}]}]}'
-	# one python3 run for the whole log: "auth auth_header redacted" lines
-	run python3 -c 'import json, sys
-for line in open(sys.argv[1]):
-    e = json.loads(line)
-    h = e["headers"]
-    print(e["auth"], e["auth_header"], h.get(e["auth_header"], e["path"]))' llm-log.jsonl
+	# "auth auth_header redacted" lines (the path when no header holds the key)
+	run jq -r "$JQ_DEFS"' must("auth_header") as $h
+		| "\(.auth) \($h) \(if $h != null and (.headers | has($h)) then .headers[$h] else .path end)"' llm-log.jsonl
 	assert_output - <<EOF
 ok authorization <redacted:19 chars>
 wrong x-api-key <redacted:11 chars>
 ok x-goog-api-key <redacted:12 chars>
-missing None $OPENAI
+missing null $OPENAI
 ok key $GEMINI?key=<redacted:12 chars>
 EOF
 	run -1 grep -c -e "$KS_LLM_API_KEY" -e not-the-key llm-log.jsonl
@@ -281,7 +262,7 @@ EOF
 @test "with LLM_SERVER_EXPECT_KEY empty, a key is only noted as present" {
 	LLM_SERVER_EXPECT_KEY='' llm_server_start '{"*": [{}]}'
 	post $OPENAI "$(chat m q)" -H 'Authorization: Bearer anything'
-	assert_equal "$(llm_request 1 '["auth"]')" present
+	assert_equal "$(llm_request 1 .auth)" present
 }
 
 @test "other methods, unknown paths and malformed requests get JSON errors" {
@@ -295,7 +276,7 @@ EOF
 	assert_output 400
 	run -0 post $OPENAI 'not json'
 	assert_output 400
-	run replies '.get("error", {}).get("message")'
+	run replies '.error.message'
 	assert_output - <<'EOF'
 llm-server: no GET endpoint at /v1/models
 llm-server: no POST endpoint at /v1/completions
@@ -304,13 +285,13 @@ request body is not a JSON object
 EOF
 	# None of them took a step: the first good request gets step 0.
 	run -0 post $OPENAI "$(chat m q)"
-	run llm_log '["method"], e["step"], e["body"]'
+	run llm_log '[.method, must("step"), must("body")]'
 	assert_output - <<'EOF'
-["GET", null, null]
-["POST", null, {"model": "m", "messages": [{"role": "user", "content": "q"}]}]
-["POST", null, {"model": "m", "messages": [{"role": "user", "content": "q"}]}]
-["POST", null, "not json"]
-["POST", 0, {"model": "m", "messages": [{"role": "user", "content": "q"}]}]
+["GET",null,null]
+["POST",null,{"model":"m","messages":[{"role":"user","content":"q"}]}]
+["POST",null,{"model":"m","messages":[{"role":"user","content":"q"}]}]
+["POST",null,"not json"]
+["POST",0,{"model":"m","messages":[{"role":"user","content":"q"}]}]
 EOF
 }
 
@@ -322,7 +303,7 @@ EOF
 	t1=${EPOCHREALTIME/./}
 	assert_output 200
 	[ $((t1 - t0)) -lt 500000 ] || fail "the reply took $((t1 - t0)) us"
-	assert_equal "$(reply '["usage"]["prompt_tokens"]')" 1
+	assert_equal "$(reply .usage.prompt_tokens)" 1
 }
 
 @test "the server exits when the process named by --parent-pid is gone" {

@@ -43,34 +43,16 @@ steps() {
 	printf '{"*": [%s]}' "$*"
 }
 
-# ledger EXPR: that field of every line of pop/llm-usage.jsonl (d in EXPR).
+# ledger FILTER: that field of every line of pop/llm-usage.jsonl, as jf
+# prints it.
 ledger() {
-	python3 - pop/llm-usage.jsonl "$1" <<'PY'
-import json, sys
-for line in open(sys.argv[1]).read().splitlines():
-    d = json.loads(line)
-    v = eval(sys.argv[2])
-    print(v if isinstance(v, str) else json.dumps(v))
-PY
+	jq -rc "$1" pop/llm-usage.jsonl
 }
 
 # assert_model_chose: select.json holds the scripted reply, not the offline rule's.
 assert_model_chose() {
-	run -0 jf pop/gen-001/select.json '["base"]' '["reference"]' '["reason"]' '"fallback" in d'
+	run -0 jf pop/gen-001/select.json .base .reference .reason 'has("fallback")'
 	assert_output $'g000c0\ng000c1\nthe seed has headroom\nfalse'
-}
-
-# req N EXPR...: fields of the Nth request the server logged, as
-# llm_request prints them; an EXPR starting with [" is a subscript of the
-# entry, any other sees the entry as e (llm_request takes subscripts only).
-req() {
-	python3 - "$BATS_TEST_TMPDIR/llm-log.jsonl" "$@" <<'PY'
-import json, sys
-e = json.loads(open(sys.argv[1]).read().splitlines()[int(sys.argv[2]) - 1])
-for x in sys.argv[3:]:
-    v = eval("e" + x if x[:2] == '["' else x)
-    print(v if isinstance(v, str) else json.dumps(v))
-PY
 }
 
 # since T0: seconds from $EPOCHREALTIME T0 to now.
@@ -85,16 +67,16 @@ since() {
 	run -0 ks-select pop/gen-001
 	assert_output ""
 	assert_model_chose
-	assert_equal "$(jget pop/gen-001/select.json '["model"]')" fixture
+	assert_equal "$(jget pop/gen-001/select.json .model)" fixture
 	assert_equal "$(llm_requests)" 1
-	run req 1 '["method"]' '["path"]' '["auth"]' '["auth_header"]' \
-		'["headers"]["authorization"]' '["headers"]["content-type"]' \
-		'[h for h in e["headers"] if h in ("x-api-key", "x-goog-api-key", "anthropic-version")]' \
-		'["body"]["model"]' '[m["role"] for m in e["body"]["messages"]]' \
-		'["body"]["max_tokens"]' '"temperature" in e["body"]' \
-		'e["body"]["messages"][0]["content"].startswith("You are a GPU kernel scientist")' \
-		'"this is generation 1" in e["body"]["messages"][1]["content"]' \
-		'"- g000c1 (base -, reference -; plan: (the seed kernel)): status ok, score 80.00 us" in e["body"]["messages"][1]["content"]'
+	run llm_request 1 .method .path .auth .auth_header \
+		.headers.authorization '.headers["content-type"]' \
+		'[.headers | keys_unsorted[] | select(IN("x-api-key", "x-goog-api-key", "anthropic-version"))]' \
+		.body.model '[.body.messages[].role]' \
+		.body.max_tokens '.body | has("temperature")' \
+		'.body.messages[0].content | startswith("You are a GPU kernel scientist")' \
+		'.body.messages[1].content | contains("this is generation 1")' \
+		'.body.messages[1].content | contains("- g000c1 (base -, reference -; plan: (the seed kernel)): status ok, score 80.00 us")'
 	assert_output - <<'EOF'
 POST
 /v1/chat/completions
@@ -104,7 +86,7 @@ authorization
 application/json
 []
 fixture
-["system", "user"]
+["system","user"]
 16384
 false
 true
@@ -125,11 +107,11 @@ EOF
 	run -0 ks-select pop/gen-001
 	assert_output ""
 	assert_model_chose
-	assert_equal "$(jget pop/gen-001/select.json '["model"]')" claude-fix
-	run req 1 '["path"]' '["auth"]' '["auth_header"]' '["headers"]["anthropic-version"]' \
-		'e["headers"].get("authorization")' '["body"]["model"]' '["body"]["max_tokens"]' \
-		'e["body"]["system"].startswith("You are a GPU kernel scientist")' \
-		'[m["role"] for m in e["body"]["messages"]]' '"this is generation 1" in e["body"]["messages"][0]["content"]'
+	assert_equal "$(jget pop/gen-001/select.json .model)" claude-fix
+	run llm_request 1 .path .auth .auth_header '.headers["anthropic-version"]' \
+		'.headers.authorization' .body.model .body.max_tokens \
+		'.body.system | startswith("You are a GPU kernel scientist")' \
+		'[.body.messages[].role]' '.body.messages[0].content | contains("this is generation 1")'
 	assert_output - <<'EOF'
 /v1/messages
 ok
@@ -143,8 +125,8 @@ true
 true
 EOF
 	# the reply's usage is read from Anthropic's field names
-	assert_equal "$(jget pop/gen-001/select.json '["usage"]')" \
-		'{"calls": 1, "cached_calls": 0, "prompt_tokens": 1000, "completion_tokens": 20}'
+	assert_equal "$(jget pop/gen-001/select.json .usage)" \
+		'{"calls":1,"cached_calls":0,"prompt_tokens":1000,"completion_tokens":20}'
 }
 
 @test "Gemini: POST URL/models/MODEL:generateContent with x-goog-api-key, systemInstruction, roles user and model" {
@@ -155,11 +137,11 @@ EOF
 	assert_output ""
 	assert_model_chose
 	assert_equal "$(llm_requests)" 2
-	run req 2 '["path"]' '["model"]' '["auth"]' '["auth_header"]' \
-		'e["headers"].get("authorization")' '"model" in e["body"]' \
-		'e["body"]["systemInstruction"]["parts"][0]["text"].startswith("You are a GPU kernel scientist")' \
-		'[c["role"] for c in e["body"]["contents"]]' '["body"]["contents"][1]["parts"]' \
-		'["body"]["generationConfig"]'
+	run llm_request 2 .path .model .auth .auth_header \
+		'.headers.authorization' '.body | has("model")' \
+		'.body.systemInstruction.parts[0].text | startswith("You are a GPU kernel scientist")' \
+		'[.body.contents[].role]' '.body.contents[1].parts' \
+		.body.generationConfig
 	assert_output - <<'EOF'
 /v1/models/gemini-fix:generateContent
 gemini-fix
@@ -168,11 +150,11 @@ x-goog-api-key
 null
 false
 true
-["user", "model", "user"]
-[{"text": "{\"base\": \"g0"}]
-{"temperature": 0.25, "maxOutputTokens": 777}
+["user","model","user"]
+[{"text":"{\"base\": \"g0"}]
+{"temperature":0.25,"maxOutputTokens":777}
 EOF
-	assert_equal "$(jget pop/gen-001/select.json '["usage"]["calls"]')" 2
+	assert_equal "$(jget pop/gen-001/select.json .usage.calls)" 2
 }
 
 # ---- configuration --------------------------------------------------
@@ -183,10 +165,10 @@ EOF
 	rm pop/gen-001/select.json
 	KS_LLM_PROVIDER=anthropic KS_LLM_TEMPERATURE=0 KS_LLM_MAX_TOKENS=99 run -0 ks-select pop/gen-001
 	assert_model_chose
-	run llm_log '["path"], e["body"].get("temperature"), e["body"]["max_tokens"]'
+	run llm_log '[.path, .body.temperature, .body.max_tokens]'
 	assert_output - <<'EOF'
-["/v1/chat/completions", 0.7, 1234]
-["/v1/messages", 0, 99]
+["/v1/chat/completions",0.7,1234]
+["/v1/messages",0,99]
 EOF
 }
 
@@ -195,13 +177,13 @@ EOF
 	unset KS_LLM_URL KS_LLM_API_KEY KS_LLM_PROVIDER
 	OPENAI_BASE_URL=$LLM_URL/ OPENAI_API_KEY=test-key-123 run -0 ks-select pop/gen-001
 	assert_model_chose
-	run llm_request 1 '["path"]' '["auth"]' '["auth_header"]'
+	run llm_request 1 .path .auth .auth_header
 	assert_output $'/v1/chat/completions\nok\nauthorization'
 	# KS_LLM_URL and KS_LLM_API_KEY win over them
 	rm pop/gen-001/select.json
 	KS_LLM_URL=$LLM_URL KS_LLM_API_KEY=test-key-123 OPENAI_BASE_URL=http://127.0.0.1:9/nowhere \
 		OPENAI_API_KEY=wrong-key KS_LLM_CACHE=off run -0 ks-select pop/gen-001
-	run llm_request 2 '["path"]' '["auth"]'
+	run llm_request 2 .path .auth
 	assert_output $'/v1/chat/completions\nok'
 }
 
@@ -213,10 +195,10 @@ EOF
 	rm pop/gen-001/select.json
 	KS_LLM_PROVIDER=gemini GEMINI_API_KEY=test-key-123 ANTHROPIC_API_KEY=wrong run -0 ks-select pop/gen-001
 	assert_model_chose
-	run llm_log '["path"], e["auth_header"], e["auth"]'
+	run llm_log '[.path, .auth_header, .auth]'
 	assert_output - <<'EOF'
-["/v1/messages", "x-api-key", "ok"]
-["/v1/models/fixture:generateContent", "x-goog-api-key", "ok"]
+["/v1/messages","x-api-key","ok"]
+["/v1/models/fixture:generateContent","x-goog-api-key","ok"]
 EOF
 }
 
@@ -224,13 +206,13 @@ EOF
 	llm_server_start '{"sel-model": ['"$OK"'], "*": [{"status": 404, "message": "wrong model"}]}'
 	KS_SELECT_MODEL=sel-model KS_HYPOTHESIZE_MODEL=hyp-model KS_IMPLEMENT_MODEL=imp-model run -0 ks-select pop/gen-001
 	assert_model_chose
-	assert_equal "$(jget pop/gen-001/select.json '["model"]')" sel-model
-	assert_equal "$(llm_request 1 '["body"]["model"]')" sel-model
+	assert_equal "$(jget pop/gen-001/select.json .model)" sel-model
+	assert_equal "$(llm_request 1 .body.model)" sel-model
 	# the other stages' overrides do not touch select: KS_MODEL it is
 	rm pop/gen-001/select.json
 	KS_HYPOTHESIZE_MODEL=sel-model run -1 ks-select pop/gen-001
 	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed: HTTP 404: wrong model"
-	assert_equal "$(llm_request 2 '["body"]["model"]')" fixture
+	assert_equal "$(llm_request 2 .body.model)" fixture
 }
 
 @test "a bad setting is named in one line, exit 1, no request and no select.json" {
@@ -279,7 +261,7 @@ EOF
 	done
 	assert_model_chose
 	assert_equal "$(llm_requests)" 16
-	assert_equal "$(llm_log '["step"]' | tr '\n' ' ')" "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
+	assert_equal "$(llm_log .step | tr '\n' ' ')" "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
 }
 
 @test "Retry-After: 1 waits about a second; KS_LLM_RETRY_MAX_S clamps it" {
@@ -409,14 +391,14 @@ EOF
 	assert_output ""
 	assert_model_chose
 	assert_equal "$(llm_requests)" 2
-	run req 2 '[m["role"] for m in e["body"]["messages"]]' '["body"]["messages"][2]["content"]' \
-		'["body"]["messages"][3]["content"]'
+	run llm_request 2 '[.body.messages[].role]' '.body.messages[2].content' \
+		'.body.messages[3].content'
 	assert_output - <<'EOF'
-["system", "user", "assistant", "user"]
+["system","user","assistant","user"]
 {"base": "g000c1", "reference": "g000c1", "reason": "cut"}
 That reply could not be used: the reply was cut off at the token limit (KS_LLM_MAX_TOKENS=16384). Reply again, complete, in the format asked for.
 EOF
-	run -0 jf pop/gen-001/llm/select-1.json '["truncated"]'
+	run -0 jf pop/gen-001/llm/select-1.json .truncated
 	assert_output true
 	run -0 grep '^# reply' pop/gen-001/llm/select-1.md
 	assert_output "# reply (fixture, cut off at the token limit)"
@@ -428,7 +410,7 @@ EOF
 	local why="the model's replies could not be used (the reply was cut off at the token limit (KS_LLM_MAX_TOKENS=50)): the offline rule chose"
 	assert_output "ks-select: 'pop/gen-001': $why"
 	assert_equal "$(llm_requests)" 2
-	run -0 jf pop/gen-001/select.json '["base"]' '["reference"]' '["fallback"]' '["usage"]["calls"]'
+	run -0 jf pop/gen-001/select.json .base .reference .fallback .usage.calls
 	assert_output $'g000c1\ng000c0\n'"$why"$'\n2'
 }
 
@@ -466,15 +448,15 @@ EOF
 	llm_server_start "$(steps '{"content": "x", "finish": "length", "usage": {"prompt_tokens": 900, "completion_tokens": 7}}' "$OK")"
 	run -0 ks-select pop/gen-001
 	assert_model_chose
-	assert_equal "$(jget pop/gen-001/select.json '["usage"]')" \
-		'{"calls": 2, "cached_calls": 0, "prompt_tokens": 1900, "completion_tokens": 27}'
-	run ledger '[d["stage"], d["where"], d["provider"], d["model"], d["prompt_tokens"], d["completion_tokens"], d["cached"]]'
+	assert_equal "$(jget pop/gen-001/select.json .usage)" \
+		'{"calls":2,"cached_calls":0,"prompt_tokens":1900,"completion_tokens":27}'
+	run ledger '[.stage, .where, .provider, .model, .prompt_tokens, .completion_tokens, .cached]'
 	assert_output - <<'EOF'
-["select", "pop/gen-001", "openai", "fixture", 900, 7, false]
-["select", "pop/gen-001", "openai", "fixture", 1000, 20, false]
+["select","pop/gen-001","openai","fixture",900,7,false]
+["select","pop/gen-001","openai","fixture",1000,20,false]
 EOF
-	run ledger 'sorted(d)'
-	assert_line --index 0 '["cached", "completion_tokens", "model", "prompt_tokens", "provider", "stage", "time", "where"]'
+	run ledger keys
+	assert_line --index 0 '["cached","completion_tokens","model","prompt_tokens","provider","stage","time","where"]'
 }
 
 @test "KS_MAX_TOKENS: once the ledger's uncached tokens reach it, the next call is refused in one line" {
@@ -496,7 +478,7 @@ EOF
 	rm pop/gen-001/select.json
 	KS_MAX_TOKENS=1021 KS_LLM_CACHE=off run -0 ks-select pop/gen-001
 	assert_equal "$(llm_requests)" 2
-	run ledger 'd["cached"]'
+	run ledger .cached
 	assert_output $'false\ntrue\nfalse'
 }
 
@@ -513,11 +495,11 @@ EOF
 	assert_output ""
 	assert_model_chose
 	assert_equal "$(llm_requests)" 1
-	assert_equal "$(jget pop/gen-001/select.json '["usage"]')" \
-		'{"calls": 1, "cached_calls": 1, "prompt_tokens": 0, "completion_tokens": 0}'
-	run ledger '[d["prompt_tokens"], d["completion_tokens"], d["cached"]]'
-	assert_output $'[1000, 20, false]\n[1000, 20, true]'
-	assert_equal "$(jget pop/gen-001/llm/select-1.json '["cached"]')" true
+	assert_equal "$(jget pop/gen-001/select.json .usage)" \
+		'{"calls":1,"cached_calls":1,"prompt_tokens":0,"completion_tokens":0}'
+	run ledger '[.prompt_tokens, .completion_tokens, .cached]'
+	assert_output $'[1000,20,false]\n[1000,20,true]'
+	assert_equal "$(jget pop/gen-001/llm/select-1.json .cached)" true
 	grep -qx '# reply (fixture, from the cache)' pop/gen-001/llm/select-1.md ||
 		fail "the transcript does not say the reply came from the cache"
 	rm pop/gen-001/select.json
@@ -538,18 +520,12 @@ EOF
 	export KS_LLM_API_KEY=$KEY
 	run -0 ks-select pop/gen-001
 	assert_model_chose
-	assert_equal "$(llm_request 1 '["auth"]')" ok
-	run -0 python3 - pop/gen-001/llm/select-1.json "$BATS_TEST_TMPDIR/llm-log.jsonl" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-e = json.loads(open(sys.argv[2]).readline())
-print(sorted(d))
-for k in ("stage", "provider", "url", "model", "reply", "truncated", "cached", "tries", "usage"):
-    print(json.dumps(d[k]))
-print(d["request"] == e["body"])
-PY
+	assert_equal "$(llm_request 1 .auth)" ok
+	run -0 jq -rc --slurpfile log "$BATS_TEST_TMPDIR/llm-log.jsonl" \
+		'keys, (.stage, .provider, .url, .model, .reply, .truncated, .cached, .tries, .usage | tojson),
+		 .request == $log[0].body' pop/gen-001/llm/select-1.json
 	assert_output - <<EOF
-['cached', 'model', 'provider', 'reply', 'request', 'stage', 'tries', 'truncated', 'url', 'usage']
+["cached","model","provider","reply","request","stage","tries","truncated","url","usage"]
 "select"
 "openai"
 "$LLM_URL/chat/completions"
@@ -558,8 +534,8 @@ PY
 false
 false
 1
-{"prompt_tokens": 1000, "completion_tokens": 20}
-True
+{"prompt_tokens":1000,"completion_tokens":20}
+true
 EOF
 	# the markdown: system, user (the rendered select prompt), reply
 	run -0 grep -nxE '# (system|user|reply .*)' pop/gen-001/llm/select-1.md
@@ -573,11 +549,11 @@ EOF
 	# the other providers send it in other headers, and keep it nowhere either
 	KS_LLM_PROVIDER=anthropic run -0 ks-select pop/gen-002
 	KS_LLM_PROVIDER=gemini run -0 ks-select pop/gen-003
-	run llm_log '["path"], e["auth_header"], e["auth"]'
+	run llm_log '[.path, .auth_header, .auth]'
 	assert_output - <<EOF
-["/v1/chat/completions", "authorization", "ok"]
-["/v1/messages", "x-api-key", "ok"]
-["/v1/models/fixture:generateContent", "x-goog-api-key", "ok"]
+["/v1/chat/completions","authorization","ok"]
+["/v1/messages","x-api-key","ok"]
+["/v1/models/fixture:generateContent","x-goog-api-key","ok"]
 EOF
 	# a failed run with the same key: not in the message either
 	llm_server_script "$(steps '{"status": 401, "message": "Incorrect API key provided"}')"

@@ -22,37 +22,37 @@ setup() {
 }
 
 @test "ks-build compiles a cuda candidate with nvcc for sm_90a" {
-	run -0 jget pop/gen-000/c0/build.json '["ok"]'
+	run -0 jget pop/gen-000/c0/build.json .ok
 	assert_output true
 	assert_file_exists pop/gen-000/c0/runner
 	assert_file_exists pop/gen-000/c0/kernel.cu
-	run -0 jget pop/gen-000/c0/build.json '["command"]'
+	run -0 jget pop/gen-000/c0/build.json .command
 	assert_output --regexp '^nvcc -std=c\+\+17 -O3 -Xptxas -v -Xcompiler -Wall -x cu -arch=sm_90a -I[^ ]*/kernels/common/hip-on-cuda '
 	assert_output --partial "/kernels/common/ks_gpu.hip "
-	run -0 jget pop/gen-000/c0/build.json '["compiler"]'
+	run -0 jget pop/gen-000/c0/build.json .compiler
 	assert_output --regexp '^Cuda compilation tools, release [0-9]+\.[0-9]+'
-	run -0 jget pop/gen-000/c0/build.json '["diagnostics"]'
+	run -0 jget pop/gen-000/c0/build.json .diagnostics
 	assert_output --partial "ptxas info    : Used 28 registers"
 }
 
 @test "build.json holds ptxas's report of the candidate's kernels, not the harness's" {
-	run -0 jget pop/gen-000/c0/build.json '["resources"]["kernels"]'
-	assert_output '[{"name": "_Z12rmsnorm_rowsiPK13__nv_bfloat16S1_PS_f", "stack_bytes": 0, "spill_store_bytes": 0, "spill_load_bytes": 0, "registers": 28, "barriers": 1, "smem_bytes": 1024}]'
+	run -0 jget pop/gen-000/c0/build.json .resources.kernels
+	assert_output '[{"name":"_Z12rmsnorm_rowsiPK13__nv_bfloat16S1_PS_f","stack_bytes":0,"spill_store_bytes":0,"spill_load_bytes":0,"registers":28,"barriers":1,"smem_bytes":1024}]'
 }
 
 @test "KS_GPU_ARCH picks another architecture" {
 	rm pop/gen-000/c0/build.json
 	KS_GPU_ARCH=sm_80 run -0 ks-build pop/gen-000/c0
-	run -0 jget pop/gen-000/c0/build.json '["command"]'
+	run -0 jget pop/gen-000/c0/build.json .command
 	assert_output --partial " -arch=sm_80 "
 }
 
 @test "without a GPU ks-bench records no_device, and selection ignores the kernel" {
 	[ ! -e /dev/nvidiactl ] || skip "this machine has an NVIDIA GPU"
 	run -0 ks-bench pop/gen-000/c0
-	assert_equal "$(jget pop/gen-000/c0/bench.json '["status"]')" no_device
-	assert_equal "$(jget pop/gen-000/c0/bench.json '["score_us"]')" null
-	run -0 jget pop/gen-000/c0/bench.json '["message"]'
+	assert_equal "$(jget pop/gen-000/c0/bench.json .status)" no_device
+	assert_equal "$(jget pop/gen-000/c0/bench.json 'must("score_us")')" null
+	run -0 jget pop/gen-000/c0/bench.json .message
 	assert_output "no nvidia device on this machine for target cuda: bench it where there is one"
 	run -1 ks-select pop/gen-001
 	assert_output "ks-select: no correct kernel before generation 1 in 'pop' to select from"
@@ -78,6 +78,6 @@ SH
 	chmod +x bin/nvcc
 	rm pop/gen-000/c0/build.json
 	KS_NVCC=$PWD/bin/nvcc run -0 ks-build pop/gen-000/c0
-	run -0 jget pop/gen-000/c0/build.json '["resources"]["kernels"]'
-	assert_output '[{"name": "_Z3fooPf", "stack_bytes": 16, "spill_store_bytes": 8, "spill_load_bytes": 4, "registers": 255, "barriers": 1, "smem_bytes": 49152}]'
+	run -0 jget pop/gen-000/c0/build.json .resources.kernels
+	assert_output '[{"name":"_Z3fooPf","stack_bytes":16,"spill_store_bytes":8,"spill_load_bytes":4,"registers":255,"barriers":1,"smem_bytes":49152}]'
 }

@@ -19,23 +19,23 @@ setup() {
 
 @test "ks-build compiles a HIP candidate with hipcc --offload-arch" {
 	run -0 ks-build pop/gen-000/c0
-	assert_equal "$(jget pop/gen-000/c0/build.json '["ok"]')" true
+	assert_equal "$(jget pop/gen-000/c0/build.json .ok)" true
 	assert_file_exists pop/gen-000/c0/runner
-	run -0 jf pop/gen-000/c0/build.json '["command"]' '["compiler"]'
+	run -0 jf pop/gen-000/c0/build.json .command .compiler
 	assert_line --index 0 --regexp '^hipcc -O3 -Rpass-analysis=kernel-resource-usage -Wall --offload-arch=gfx940 .*/common/ks_harness.hip .*/hipscale/harness.hip pop/gen-000/c0/kernel.hip -o pop/gen-000/c0/runner$'
 	assert_line --index 1 --regexp '^HIP version: [0-9]'
 }
 
 @test "build.json holds the AMD resource report: SGPRs, VGPRs, AGPRs, scratch, occupancy, spills, LDS" {
 	ks-build pop/gen-000/c0
-	run -0 jget pop/gen-000/c0/build.json '["resources"]["kernels"]'
-	assert_output '[{"name": "_ZL12scale_kernelifPKfPf", "sgprs": 16, "vgprs": 6, "agprs": 0, "scratch_bytes_per_lane": 0, "occupancy_waves_per_simd": 8, "sgpr_spills": 0, "vgpr_spills": 0, "lds_bytes": 1024}]'
+	run -0 jget pop/gen-000/c0/build.json .resources.kernels
+	assert_output '[{"name":"_ZL12scale_kernelifPKfPf","sgprs":16,"vgprs":6,"agprs":0,"scratch_bytes_per_lane":0,"occupancy_waves_per_simd":8,"sgpr_spills":0,"vgpr_spills":0,"lds_bytes":1024}]'
 }
 
 @test "the LDS a kernel declares shows in the report" {
 	sed -i 's/^#define BLOCK 256/#define BLOCK 512/' pop/gen-000/c0/kernel.hip
 	ks-build pop/gen-000/c0
-	run -0 jget pop/gen-000/c0/build.json '["resources"]["kernels"][0]["lds_bytes"]'
+	run -0 jget pop/gen-000/c0/build.json '.resources.kernels[0].lds_bytes'
 	assert_output 2048
 }
 
@@ -43,7 +43,7 @@ setup() {
 	[ ! -e /dev/kfd ] || skip "this machine has an AMD GPU"
 	ks-build pop/gen-000/c0
 	run -0 ks-bench pop/gen-000/c0
-	run -0 jf pop/gen-000/c0/bench.json '["status"]' '["message"]' '["score_us"]'
+	run -0 jf pop/gen-000/c0/bench.json .status .message 'must("score_us")'
 	assert_output "no_device
 no amd device on this machine for target hip-amd: bench it where there is one
 null"
@@ -52,8 +52,8 @@ null"
 @test "a kernel that does not compile for gfx940 is build_failed with hipcc's error" {
 	echo 'void scale(int n, float a, const float *x, float *y) { this is not HIP; }' >pop/gen-000/c0/kernel.hip
 	run -0 ks-build pop/gen-000/c0
-	assert_equal "$(jget pop/gen-000/c0/build.json '["ok"]')" false
-	run -0 jget pop/gen-000/c0/build.json '["diagnostics"]'
+	assert_equal "$(jget pop/gen-000/c0/build.json .ok)" false
+	run -0 jget pop/gen-000/c0/build.json .diagnostics
 	assert_output --partial "error:"
 	assert_file_not_exists pop/gen-000/c0/runner
 }

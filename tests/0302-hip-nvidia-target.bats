@@ -21,16 +21,16 @@ setup() {
 
 @test "ks-build compiles a HIP candidate with nvcc -x cu and the HIP-on-CUDA headers" {
 	run -0 ks-build pop/gen-000/c0
-	assert_equal "$(jget pop/gen-000/c0/build.json '["ok"]')" true
+	assert_equal "$(jget pop/gen-000/c0/build.json .ok)" true
 	assert_file_exists pop/gen-000/c0/runner
-	run -0 jget pop/gen-000/c0/build.json '["command"]'
+	run -0 jget pop/gen-000/c0/build.json .command
 	assert_output --regexp '^nvcc -std=c\+\+17 -O3 -Xptxas -v -Xcompiler -Wall -x cu -arch=sm_90a -I[^ ]*/kernels/common/hip-on-cuda -I[^ ]*/kernels/common .*/common/ks_gpu.hip .*/hipscale/harness.hip pop/gen-000/c0/kernel.hip -o pop/gen-000/c0/runner$'
 }
 
 @test "build.json holds ptxas's report of the candidate's kernel, without the harness's" {
 	ks-build pop/gen-000/c0
-	run -0 jget pop/gen-000/c0/build.json '["resources"]["kernels"]'
-	assert_output --regexp '^\[\{"name": "_Z[A-Z0-9]*12scale_kernelifPKfPf", "stack_bytes": 0, "spill_store_bytes": 0, "spill_load_bytes": 0, "registers": [0-9]+, "barriers": 1, "smem_bytes": 1024\}\]$'
+	run -0 jget pop/gen-000/c0/build.json .resources.kernels
+	assert_output --regexp '^\[\{"name":"_Z[A-Z0-9]*12scale_kernelifPKfPf","stack_bytes":0,"spill_store_bytes":0,"spill_load_bytes":0,"registers":[0-9]+,"barriers":1,"smem_bytes":1024\}\]$'
 }
 
 @test "HIP names map to CUDA: runtime calls, launch macro, indices, shuffles, ballot, bf16" {
@@ -64,7 +64,7 @@ scale(int n, float a, const float *x, float *y)
 }
 HIP
 	run -0 ks-build pop/gen-000/c0
-	assert_equal "$(jget pop/gen-000/c0/build.json '["ok"]')" true
+	assert_equal "$(jget pop/gen-000/c0/build.json .ok)" true
 }
 
 @test "an AMD-only intrinsic stops the build with an error that names it" {
@@ -87,8 +87,8 @@ scale(int n, float a, const float *x, float *y)
 }
 HIP
 	run -0 ks-build pop/gen-000/c0
-	assert_equal "$(jget pop/gen-000/c0/build.json '["ok"]')" false
-	run -0 jget pop/gen-000/c0/build.json '["diagnostics"]'
+	assert_equal "$(jget pop/gen-000/c0/build.json .ok)" false
+	run -0 jget pop/gen-000/c0/build.json .diagnostics
 	assert_output --partial "hip-nvidia: this AMD-only intrinsic"
 	assert_output --partial "__builtin_amdgcn_readfirstlane_is_amd_only_and_has_no_nvidia_equivalent"
 }
@@ -119,14 +119,14 @@ scale(int n, float a, const float *x, float *y)
 }
 HIP
 	run -0 ks-build pop/gen-000/c0
-	assert_equal "$(jget pop/gen-000/c0/build.json '["ok"]')" true
+	assert_equal "$(jget pop/gen-000/c0/build.json .ok)" true
 }
 
 @test "hip_fp8.h is refused: CUDA's e4m3 is not e4m3fnuz" {
 	sed -i '1a #include <hip/hip_fp8.h>' pop/gen-000/c0/kernel.hip
 	run -0 ks-build pop/gen-000/c0
-	assert_equal "$(jget pop/gen-000/c0/build.json '["ok"]')" false
-	run -0 jget pop/gen-000/c0/build.json '["diagnostics"]'
+	assert_equal "$(jget pop/gen-000/c0/build.json .ok)" false
+	run -0 jget pop/gen-000/c0/build.json .diagnostics
 	assert_output --partial "hip/hip_fp8.h is not available on target hip-nvidia"
 }
 
@@ -134,7 +134,7 @@ HIP
 	[ ! -e /dev/nvidiactl ] || skip "this machine has an NVIDIA GPU"
 	ks-build pop/gen-000/c0
 	run -0 ks-bench pop/gen-000/c0
-	run -0 jf pop/gen-000/c0/bench.json '["status"]' '["message"]'
+	run -0 jf pop/gen-000/c0/bench.json .status .message
 	assert_output "no_device
 no nvidia device on this machine for target hip-nvidia: bench it where there is one"
 }

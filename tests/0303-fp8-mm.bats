@@ -149,20 +149,16 @@ PY
 }
 
 @test "problem.json: the 11 test and 18 benchmark shapes of the challenge, each with its seed" {
-	run -0 python3 - "$P/problem.json" <<'PY'
-import json, sys
-p = json.load(open(sys.argv[1]))
-t = [(s["m"], s["n"], s["k"], s["seed"]) for s in p["test_shapes"]]
-b = [(s["m"], s["n"], s["k"], s["seed"]) for s in p["bench_shapes"]]
-assert len(t) == 11 and len(b) == 18, (len(t), len(b))
-assert t[0] == (64, 64, 128, 6635) and t[-1] == (512, 1536, 7168, 12341)
-assert b[0] == (1024, 1536, 7168, 8135) and b[-1] == (6144, 4096, 512, 45245)
-assert all(k % 128 == 0 and n % 64 == 0 for _, n, k, _ in t + b)
-assert p["tolerance"] == {"rtol": 2e-2, "atol": 1e-3}
-assert p["targets"] == ["hip-amd", "hip-nvidia"]
-print("ok")
-PY
-	assert_output ok
+	run -0 jq -rc '[.test_shapes[] | [.m, .n, .k, .seed]] as $t | [.bench_shapes[] | [.m, .n, .k, .seed]] as $b
+		| "\($t | length) \($b | length)", "\($t[0]) \($t[-1])", "\($b[0]) \($b[-1])",
+		  ([$t[], $b[]] | all(.[2] % 128 == 0 and .[1] % 64 == 0)),
+		  .tolerance == {"rtol": 2e-2, "atol": 1e-3}, .targets' "$P/problem.json"
+	assert_output '11 18
+[64,64,128,6635] [512,1536,7168,12341]
+[1024,1536,7168,8135] [6144,4096,512,45245]
+true
+true
+["hip-amd","hip-nvidia"]'
 }
 
 @test "the seed builds for hip-nvidia (nvcc, sm_90a) and hip-amd (hipcc, gfx940): only its kernel is reported" {
@@ -172,16 +168,16 @@ PY
 	ks-init -p fp8-mm -t hip-nvidia -k 5 nv
 	ks-implement nv/gen-000/c0
 	run -0 ks-build nv/gen-000/c0
-	assert_equal "$(jget nv/gen-000/c0/build.json '["ok"]')" true
-	run -0 jget nv/gen-000/c0/build.json '["resources"]["kernels"]'
-	assert_output --regexp '^\[\{"name": "_Z12fp8_mm_naive[^"]*", .*"registers": [0-9]+'
+	assert_equal "$(jget nv/gen-000/c0/build.json .ok)" true
+	run -0 jget nv/gen-000/c0/build.json .resources.kernels
+	assert_output --regexp '^\[\{"name":"_Z12fp8_mm_naive[^"]*",.*"registers":[0-9]+'
 	refute_output --partial "}, {"		# the harness's reference kernel is left out
 	KS_GPU_ARCH=gfx940 ks-init -p fp8-mm -t hip-amd -k 5 amd
 	ks-implement amd/gen-000/c0
 	KS_GPU_ARCH=gfx940 run -0 ks-build amd/gen-000/c0
-	assert_equal "$(jget amd/gen-000/c0/build.json '["ok"]')" true
-	run -0 jget amd/gen-000/c0/build.json '["resources"]["kernels"]'
-	assert_output --regexp '^\[\{"name": "_ZL12fp8_mm_naive[^"]*", "sgprs": [0-9]+, "vgprs": [0-9]+, "agprs": 0, '
+	assert_equal "$(jget amd/gen-000/c0/build.json .ok)" true
+	run -0 jget amd/gen-000/c0/build.json .resources.kernels
+	assert_output --regexp '^\[\{"name":"_ZL12fp8_mm_naive[^"]*","sgprs":[0-9]+,"vgprs":[0-9]+,"agprs":0,'
 	refute_output --partial "}, {"
 }
 
@@ -203,7 +199,7 @@ PY
 	for c in gen-000/c0 gen-001/c0 gen-001/c1; do
 		ks-build pop/$c
 		ks-bench pop/$c
-		run -0 jf pop/$c/bench.json '["status"]'
+		run -0 jf pop/$c/bench.json .status
 		assert_output ok
 	done
 }

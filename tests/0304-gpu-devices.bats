@@ -52,15 +52,15 @@ intervals() {
 	KS_GPUS=0,1 ks-bench pop/gen-001/c0 &
 	KS_GPUS=0,1 ks-bench pop/gen-001/c1 &
 	wait
-	run -0 jf pop/gen-001/c0/bench.json '["status"]'
+	run -0 jf pop/gen-001/c0/bench.json .status
 	assert_output ok
 	run -0 sh -c "cut -d' ' -f2 gpu.log | sort -u | tr '\n' ' '"
 	assert_output "0 1 "
 	# the second started before the first ended
 	run -0 intervals
 	[ "$(echo "$output" | awk 'NR == 2 { s = $2 } NR == 1 { e = $3 } END { print (s < e) }')" = 1 ] || fail "not in parallel: $output"
-	run -0 python3 -c 'import json,sys; print(sorted(json.load(open(f))["device"] for f in sys.argv[1:]))' pop/gen-001/c0/bench.json pop/gen-001/c1/bench.json
-	assert_output "['nvidia GPU 0 (CUDA_VISIBLE_DEVICES=0)', 'nvidia GPU 1 (CUDA_VISIBLE_DEVICES=1)']"
+	run -0 jq -nc '[inputs.device] | sort' pop/gen-001/c0/bench.json pop/gen-001/c1/bench.json
+	assert_output '["nvidia GPU 0 (CUDA_VISIBLE_DEVICES=0)","nvidia GPU 1 (CUDA_VISIBLE_DEVICES=1)"]'
 }
 
 @test "two benches on one GPU take turns" {
@@ -75,8 +75,8 @@ intervals() {
 
 @test "make -j with KS_GPUS benches a generation's candidates on different GPUs at once" {
 	KS_GPUS=0,1 run -0 make -s -C "$KS_ROOT" -j4 generation N=1 K=2 POP="$PWD/pop2" PROBLEM=fp8-mm TARGET=hip-nvidia
-	run -0 python3 -c 'import json,sys; print(sorted(json.load(open(f))["device"] for f in sys.argv[1:]))' pop2/gen-001/c0/bench.json pop2/gen-001/c1/bench.json
-	assert_output "['nvidia GPU 0 (CUDA_VISIBLE_DEVICES=0)', 'nvidia GPU 1 (CUDA_VISIBLE_DEVICES=1)']"
+	run -0 jq -nc '[inputs.device] | sort' pop2/gen-001/c0/bench.json pop2/gen-001/c1/bench.json
+	assert_output '["nvidia GPU 0 (CUDA_VISIBLE_DEVICES=0)","nvidia GPU 1 (CUDA_VISIBLE_DEVICES=1)"]'
 	run -0 intervals
 	[ "$(echo "$output" | tail -2 | awk 'NR == 2 { s = $2 } NR == 1 { e = $3 } END { print (s < e) }')" = 1 ] || fail "not in parallel: $output"
 }

@@ -26,7 +26,7 @@ setup() {
 	mkdir -p pop/gen-001/c0
 	cp "$KS_ROOT"/tests/fixtures/adversarial/fp8-mm/other_stream.hip pop/gen-001/c0/kernel.hip
 	ks-build pop/gen-001/c0
-	run -0 jf pop/gen-001/c0/build.json '["ok"]'
+	run -0 jf pop/gen-001/c0/build.json .ok
 	assert_output true
 }
 

@@ -9,7 +9,9 @@ PATH="$KS_TOOLS:$PATH"
 export KS_QUIET=1
 # Fast timing: tests check behaviour, not speed.
 export KS_TIME_CAP_S=0.02 KS_MIN_RUNS=1
-export KS_LOCK_DIR="$BATS_TEST_TMPDIR"
+# ks-bench's per-device locks: each test's own, and setup_file's its file's
+# (not /tmp, which every run on the machine shares).
+export KS_LOCK_DIR="${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}"
 unset KS_LLM_PROVIDER KS_LLM_URL OPENAI_BASE_URL KS_LLM_API_KEY OPENAI_API_KEY ANTHROPIC_API_KEY GEMINI_API_KEY
 unset KS_KERNELS_DIR KS_BENCH_TIMEOUT_S KS_BENCH_MEMORY_MB POP PROBLEM TARGET K N
 
@@ -17,23 +19,102 @@ slow() {
 	[ -n "${KS_TEST_ALL:-}" ] || skip "slow test: run it with make test-all"
 }
 
-# Every JSON file under a directory parses; prints the first that does not.
+# Every JSON file under a directory parses (one JSON value, as Python's
+# json.tool asks; an empty file does not); names the first that does not.
+# One jq run per file: jq reads several files as one stream, so a torn
+# file followed by its rest would pass.
 assert_all_json_valid() {
 	local f
 	while IFS= read -r f; do
-		python3 -m json.tool "$f" >/dev/null 2>&1 || fail "not valid JSON: $f"
+		jq -e -s 'length == 1' "$f" >/dev/null 2>&1 || fail "not valid JSON: $f"
 	done < <(find "$1" -name '*.json')
 }
 
-# jget FILE EXPR: prints a field of a JSON file, e.g. jget f.json '["status"]'
+# JSON is read with jq (a few milliseconds a run; python3 took a tenth of
+# a second, and the suite ran it hundreds of times).  Both accessors print
+# strings raw and other values as compact JSON ([0,1], {"a":1}); jq prints
+# 2.0 as 2, and a missing field as null: a test that wants a field to be
+# null asks jf for must("x"), which fails when the field is missing.
+
+# jget FILE FILTER: one value of a JSON file, e.g. jget f.json .status (the
+# filter may call must and rule, below)
 jget() {
-	python3 -c 'import json,sys; v=eval("json.load(open(sys.argv[1]))"+sys.argv[2]); print(json.dumps(v) if not isinstance(v,str) else v)' "$1" "$2"
+	jq -rc "$JQ_DEFS $2" "$1"
+}
+
+# jf FILE FILTER...: each jq FILTER's value on its own line, as jget prints
+# it, from one jq run.  The filters may call must and rule (below).
+jf() {
+	local file=$1 f prog=
+	shift
+	for f; do
+		prog+="${prog:+, }($f)"
+	done
+	jq -rc "$JQ_DEFS $prog" "$file"
+}
+
+# must("x"): field x, which must be there (null or not); an error if not.
+# rule(K): population(5)'s choice of K of the plans (.plans): the most
+# innovative, the highest max uplift, the highest min uplift, again in that
+# order; distinct, ties to the lower index.  rule is rule(3).
+JQ_DEFS='
+def must($k): if has($k) then .[$k] else error("field \($k) is missing") end;
+def rule($k): .plans as $p
+	| reduce range(0; $k) as $pick ([];
+		. as $chosen
+		| (["innovation", "uplift_max", "uplift_min"][$pick % 3]) as $key
+		| . + [[range(0; $p | length) | select(. as $i | $chosen | index([$i]) | not)]
+			| max_by([$p[.][$key], -.])]);
+def rule: rule(3);
+'
+
+# jset FILE FILTER: FILE rewritten by a jq FILTER, e.g. jset f.json '.k = 1'
+jset() {
+	jq "$2" "$1" >"$1.jset" && mv -f "$1.jset" "$1"
 }
 
 # No temporary files of the atomic writer left behind.
 assert_no_temp_files() {
 	run find "$1" -name '.*.json.*'
 	assert_output ""
+}
+
+# use NAME [DIR]: copies population NAME, made once by the file's
+# setup_file in $BATS_FILE_TMPDIR, to DIR (./pop).
+use() {
+	cp -r "$BATS_FILE_TMPDIR/$1" "${2:-pop}"
+}
+
+# gen ARGS...: make generation on ./pop.
+gen() {
+	make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" "$@"
+}
+
+# assert_complete: ./pop is a complete, consistent run of generations 0
+# and 1 (K=3): every JSON file parses and none is empty, every candidate
+# has its candidate.json and a bench.json with status ok, and no candidate
+# is lost or duplicated.
+assert_complete() {
+	local dir
+	assert_all_json_valid pop
+	for dir in pop/gen-000/c0 pop/gen-001/c0 pop/gen-001/c1 pop/gen-001/c2; do
+		assert_file_exists "$dir/candidate.json"
+		assert_equal "$(jget "$dir/bench.json" .status)" ok
+	done
+	run find pop -mindepth 2 -maxdepth 2 -name 'c*' -type d
+	assert_equal "${#lines[@]}" 4
+	run find pop -name '*.json' -size 0
+	assert_output ""
+}
+
+# with_defines FILE NAME=VALUE...: FILE with those #define values.
+with_defines() {
+	local f=$1 p script=
+	shift
+	for p in "$@"; do
+		script="$script;s/^\(#define ${p%%=*}[[:space:]]\+\)[0-9-]\+/\1${p#*=}/"
+	done
+	sed "${script#;}" "$f"
 }
 
 # make_pop DIR [K]: a population with run.json for sgemm on cpu.
@@ -46,47 +127,20 @@ make_pop() {
 # a bench.json with one time per benchmark shape equal to SCORE.
 fake_cand() {
 	local pop=$1 gen=$2 slot=$3 status=$4 score=$5 params=$6 base=${7:-} ref=${8:-}
-	local dir id p name value
+	local dir id
 	dir=$(printf '%s/gen-%03d/c%d' "$pop" "$gen" "$slot")
 	id=$(printf 'g%03dc%d' "$gen" "$slot")
 	mkdir -p "$dir"
-	cp "$KS_ROOT/kernels/sgemm/seed.c" "$dir/kernel.c"
-	for p in $params; do
-		name=${p%%=*} value=${p#*=}
-		sed -i "s/^\(#define $name[[:space:]]\+\)[0-9-]\+/\1$value/" "$dir/kernel.c"
-	done
-	python3 - "$dir" "$id" "$gen" "$slot" "$status" "$score" "$base" "$ref" <<'PY'
-import json, sys
-d, id, gen, slot, status, score, base, ref = sys.argv[1:]
-cand = {"id": id, "generation": int(gen), "slot": int(slot),
-        "parents": {"base": base or None, "reference": ref or None},
-        "plan": None, "model": "offline", "usage": None}
-ok = status == "ok"
-res = [{"shape": {"M": 8, "N": 8, "K": 8}, "time_us": float(score), "runs": 3}] * 3 if ok else []
-bench = {"id": id, "status": status, "correct": ok, "results": res,
-         "score_us": float(score) if ok else None, "device": "cpu", "timer": "test"}
-json.dump(cand, open(d + "/candidate.json", "w"))
-json.dump(bench, open(d + "/bench.json", "w"))
-PY
-}
-
-# jf FILE EXPR...: the value of each expression on its own line, as jget
-# prints it, from one python3 run (each run costs a tenth of a second).
-# An EXPR starting with [ or . applies to the document, others see it as d.
-jf() {
-	python3 - "$@" <<'PY'
-import json, sys
-def rule(plans, k=3):
-    """population(5)'s choice: most innovative, highest max, highest min uplift; distinct, ties to the lower index."""
-    chosen = []
-    for pick in range(k):
-        key = ("innovation", "uplift_max", "uplift_min")[pick % 3]
-        free = [i for i in range(len(plans)) if i not in chosen]
-        chosen.append(max(free, key=lambda i: (plans[i][key], -i)))
-    return chosen
-d = json.load(open(sys.argv[1]))
-for e in sys.argv[2:]:
-    v = eval("d" + e if e[:1] in "[." else e)
-    print(v if isinstance(v, str) else json.dumps(v))
-PY
+	# shellcheck disable=SC2086 # one NAME=VALUE a word
+	with_defines "$KS_ROOT/kernels/sgemm/seed.c" $params >"$dir/kernel.c"
+	jq -nc --arg id "$id" --argjson gen "$gen" --argjson slot "$slot" --arg base "$base" --arg ref "$ref" '
+		{id: $id, generation: $gen, slot: $slot,
+		 parents: {base: (if $base == "" then null else $base end),
+		          reference: (if $ref == "" then null else $ref end)},
+		 plan: null, model: "offline", usage: null}' >"$dir/candidate.json"
+	jq -nc --arg id "$id" --arg status "$status" --argjson score "$score" '
+		($status == "ok") as $ok
+		| {id: $id, status: $status, correct: $ok,
+		   results: (if $ok then [range(3) | {shape: {M: 8, N: 8, K: 8}, time_us: $score, runs: 3}] else [] end),
+		   score_us: (if $ok then $score else null end), device: "cpu", timer: "test"}' >"$dir/bench.json"
 }

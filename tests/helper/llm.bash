@@ -62,7 +62,7 @@ llm_server_start() {
 # llm_server_script SCRIPT_JSON_TEXT: replaces the script of the running
 # server; the next request of each model takes its first step again.
 llm_server_script() {
-	python3 -c 'import json,sys; json.loads(sys.argv[1])' "$1" ||
+	jq -en --argjson script "$1" true >/dev/null 2>&1 ||
 		fail "llm server script is not valid JSON: $1"
 	_llm_write_script "$1"
 }
@@ -73,34 +73,24 @@ llm_requests() {
 	if [ -f "$log" ]; then wc -l <"$log"; else echo 0; fi
 }
 
-# llm_request N EXPR...: fields of the Nth request logged (from 1), one a
-# line, e.g. llm_request 1 '["body"]["model"]'; strings raw, other values
-# as JSON.  Several EXPRs share one python3 run (a tenth of a second).
+# llm_request N FILTER...: fields of the Nth request logged (from 1), one a
+# line, e.g. llm_request 1 .body.model; as jf prints them (strings raw,
+# other values as compact JSON), from one jq run.
 llm_request() {
-	python3 - "$BATS_TEST_TMPDIR/llm-log.jsonl" "$@" <<'PY'
-import json, sys
-log, n, exprs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-lines = open(log).read().splitlines()
-if not 1 <= n <= len(lines):
-    sys.exit("llm_request: no request %d (%d logged)" % (n, len(lines)))
-entry = json.loads(lines[n - 1])
-for e in exprs:
-    v = eval("entry" + e)
-    print(v if isinstance(v, str) else json.dumps(v))
-PY
+	local log=$BATS_TEST_TMPDIR/llm-log.jsonl n=$1 count
+	shift
+	count=$(wc -l <"$log")
+	if [ "$n" -lt 1 ] || [ "$n" -gt "$count" ]; then
+		echo "llm_request: no request $n ($count logged)" >&2
+		return 1
+	fi
+	sed -n "${n}p" "$log" | jf /dev/stdin "$@"
 }
 
-# llm_log EXPR: a field of every request logged, one a line, as
-# llm_request prints it; EXPR may name the whole entry as e, e.g.
-# llm_log '["path"], e["step"]' (a tuple, printed as a JSON list).
+# llm_log FILTER: a field of every request logged, one a line, as
+# llm_request prints it, e.g. llm_log '[.path, .step]'.
 llm_log() {
-	python3 - "$BATS_TEST_TMPDIR/llm-log.jsonl" "$1" <<'PY'
-import json, sys
-for line in open(sys.argv[1]).read().splitlines():
-    e = json.loads(line)
-    v = eval("e" + sys.argv[2])
-    print(v if isinstance(v, str) else json.dumps(v))
-PY
+	jq -rc "$JQ_DEFS $1" "$BATS_TEST_TMPDIR/llm-log.jsonl"
 }
 
 # llm_server_stop: stops the server (SIGTERM, then SIGKILL after 2 s);
