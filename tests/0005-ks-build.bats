@@ -160,3 +160,15 @@ gcc"
 	run -0 ls -A here
 	assert_output ""
 }
+
+@test "the compiler inherits no descriptor of ks-build's but 0-2: make's POP/.lock, say, stays with make" {
+	printf '#!/bin/sh\nls /proc/$$/fd >%s/fds\nexec cc "$@"\n' "$BATS_TEST_TMPDIR" >cc-spy
+	chmod +x cc-spy
+	KS_CC=$PWD/cc-spy run -0 ks-build $C 7>held 9<held
+	run cat fds
+	assert_line 0
+	assert_line 2
+	refute_line 7
+	refute_line 9
+	assert_equal "$(jget $C/build.json .ok)" true
+}

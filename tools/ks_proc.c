@@ -67,6 +67,35 @@ set_limit(int resource, rlim_t v)
 	setrlimit(resource, &rl);
 }
 
+/* Closes descriptors lo..hi (hi -1: all above lo). */
+static void
+close_fds(int lo, int hi)
+{
+	if (hi != -1 && hi < lo)
+		return;
+	if (close_range((unsigned)lo, hi == -1 ? ~0U : (unsigned)hi, 0) == 0)
+		return;
+	for (int fd = lo; fd <= (hi == -1 ? 4095 : hi); fd++)
+		close(fd);
+}
+
+/*
+ * Nothing open of ours reaches the child but 0-2, its result descriptor
+ * and the error pipe (closed by exec): a descriptor a tool inherited, such
+ * as make's POP/.lock under flock, must neither reach untrusted code nor
+ * stay held by an orphaned compiler pass after the tool was killed.
+ */
+static void
+close_other_fds(int keep_a, int keep_b)
+{
+	int lo = keep_a < keep_b ? keep_a : keep_b, hi = keep_a < keep_b ? keep_b : keep_a;
+
+	if (lo > 3)
+		close_fds(3, lo - 1);
+	close_fds(lo < 3 ? 3 : lo + 1, hi - 1);
+	close_fds(hi + 1, -1);
+}
+
 /* In the child: limits, descriptors, then exec; errno goes back on errpipe. */
 static _Noreturn void
 child(char *const argv[], const struct ks_proc_opts *o, int errpipe, pid_t parent, const char *cgroup)
@@ -93,6 +122,7 @@ child(char *const argv[], const struct ks_proc_opts *o, int errpipe, pid_t paren
 		redirect(o->err_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
 	if (o->result_fd > 2 && o->result_path)
 		redirect(o->result_path, o->result_fd, O_WRONLY | O_CREAT | O_TRUNC);
+	close_other_fds(errpipe, o->result_fd > 2 && o->result_path ? o->result_fd : 2);
 	set_limit(RLIMIT_CORE, 0);
 	if (o->mem_mb > 0)
 		set_limit(RLIMIT_AS, (rlim_t)o->mem_mb << 20);
