@@ -3,6 +3,12 @@
  * wall-clock and a memory limit: correctness on every test shape, then a
  * time for every benchmark shape.  Records bench.json.  A wrong, crashing
  * or hanging kernel is a result (exit 0); a broken setup is not.
+ *
+ * In order: load the run, the problem and the settings; read build.json
+ * (the only file of another stage it reads); take a free device
+ * (ks_target.c); run the harness in the sandbox (ks_sandbox.c); turn what
+ * it printed into the verdict, each time checked against the shape's
+ * speed of light (ks_bound.c); write bench.json.
  */
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -368,9 +374,7 @@ run_harness(struct bench *b)
 	ks_remove_tree(box);
 out:
 	free(box);
-	for (char **a = argv; a && *a; a++)
-		free(*a);
-	free(argv);
+	ks_argv_free(argv);
 	free(json);
 	free(log);
 	return res;
