@@ -61,8 +61,10 @@ $(POP)/gen-000/c0/candidate.json: $(POP)/run.json
 # ks_generation G: the rules of generation G (001 and up), which starts
 # from every bench.json of generation G-1.
 define ks_generation
-# gen-$1/select.json: the base and reference kernels, from the benches of the generation before
-$(POP)/gen-$1/select.json: $(call ks_benches,$(call ks_prev,$1))
+# gen-$1/select.json: the base and reference kernels, once the benches of the generation
+# before are made; order-only (after |): a bench of that generation redone later never
+# makes this generation again, so finished generations are never rewritten by make
+$(POP)/gen-$1/select.json: | $(call ks_benches,$(call ks_prev,$1))
 	$$(KS_BIN)/ks-select -o $$@ $$(@D)
 
 # gen-$1/hypotheses.json: the K kept plans, from select.json
@@ -79,8 +81,10 @@ $(foreach g,$(filter-out 000,$(ks_gens)),$(eval $(call ks_generation,$g)))
 # an intermediate file that make would delete).
 ks_all_cands := $(foreach g,$(ks_gens),$(call ks_cands,$g))
 
-# cS/build.json (and runner): the candidate compiled, from candidate.json
-$(ks_all_cands:=/build.json): %/build.json: %/candidate.json
+# cS/build.json (and runner): the candidate compiled, from candidate.json and its kernel
+# file, so that a hand edit of kernel.<ext> alone is built and benched again
+.SECONDEXPANSION:
+$(ks_all_cands:=/build.json): %/build.json: %/candidate.json $$(wildcard $$*/kernel.*)
 	$(KS_BIN)/ks-build -o $@ $*
 
 # cS/bench.json: the candidate checked and timed, from build.json

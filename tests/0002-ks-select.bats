@@ -52,13 +52,14 @@ seed_only() {
 	cp -r "$BATS_FILE_TMPDIR/seed" pop
 }
 
-@test "ks-select writes base, reference, reason and model, and nothing else" {
+@test "ks-select writes base, reference, reason, model and what it saw, and nothing else" {
 	three_kernels
 	run -0 ks-select pop/gen-002
 	assert_output ""
 	assert_file_exists pop/gen-002/select.json
-	run -0 jf pop/gen-002/select.json keys .base .reference .reason .model
-	assert_line --index 0 '["base","model","reason","reference"]'
+	run -0 jf pop/gen-002/select.json keys .base .reference .reason .model '.seen | map("\(.id) \(.status) \(.score_us)") | join(", ")'
+	assert_line --index 0 '["base","model","reason","reference","seen"]'
+	assert_line --index 5 'g000c0 ok 100, g001c0 ok 50, g001c1 ok 80, g001c2 incorrect null'
 	assert_line --index 1 g001c0
 	assert_line --index 2 g001c1
 	assert_line --index 3 "offline rule: g001c0 has the best score (50 us); g001c1 is the next best (80 us)"

@@ -25,7 +25,7 @@ setup() {
 	# the seed compiles without a warning: the diagnostics are empty
 	run -0 jf $C/build.json keys .ok .target .compiler '.diagnostics | tojson' \
 		'must("resources")' '(.seconds | type) == "number" and 0 <= .seconds and .seconds < 120'
-	assert_output "[\"command\",\"compiler\",\"diagnostics\",\"ok\",\"resources\",\"seconds\",\"target\"]
+	assert_output "[\"command\",\"compiler\",\"diagnostics\",\"harness_sha256\",\"kernel_sha256\",\"ok\",\"resources\",\"seconds\",\"target\"]
 true
 cpu
 $(cc --version | head -n 1)

@@ -179,7 +179,7 @@ runners_left() {
 		"score is the geometric mean: \((($b.score_us - $gm) | fabs) <= 1e-9 * ([($b.score_us | fabs), ($gm | fabs)] | max))",
 		"device: \($b.device | test("^cpu: .+ \\([0-9]+ threads\\)$"))",
 		"timer: \($b.timer | startswith("host CLOCK_MONOTONIC"))"'
-	assert_output '["correct","device","id","message","results","salt","sandbox","score_us","status","timer"]
+	assert_output '["correct","device","id","kernel_sha256","message","results","runner_sha256","salt","sandbox","score_us","status","timer"]
 g000c0 ok true null
 shapes as in problem.json: true true
 results not sound: []

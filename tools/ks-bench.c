@@ -387,6 +387,7 @@ bench_cand(struct bench *b)
 	char *bpath = ks_easprintf("%s/build.json", b->dir), *runner = ks_easprintf("%s/runner", b->dir);
 	struct ks_build_rec build;
 	cJSON *res = NULL;
+	char *sum = NULL;
 
 	if (ks_build_rec_load(bpath, 0, &build) < 0)
 		goto out_paths;
@@ -403,9 +404,16 @@ bench_cand(struct bench *b)
 		free(why);
 	} else if (!ks_exists(runner)) {
 		ks_warnx("'%s' says the build succeeded, but '%s' is missing: run ks-build again", bpath, runner);
-	} else {
+	} else if ((sum = ks_sha256_file(runner))) {
+		/* hashed before it runs: what ran, whatever the run does to the folder */
 		res = run_harness(b);
 	}
+	/* what this verdict was measured on, so that it is never taken for another kernel's */
+	if (res) {
+		ks_json_set_str(res, "kernel_sha256", build.kernel_sha256);
+		ks_json_set_str(res, "runner_sha256", sum);
+	}
+	free(sum);
 	ks_build_rec_free(&build);
 out_paths:
 	free(bpath);

@@ -69,10 +69,13 @@ compile(struct build *b)
 		return NULL;
 	}
 	if ((why = refusal(b))) {
-		char *rule = ks_easprintf("the kernel %s", why);
+		char *rule = ks_easprintf("the kernel %s", why), *sum = ks_sha256_file(b->kernel);
 
 		d = ks_easprintf("not built: %s", rule);
 		res = not_built(b, d, rule);
+		/* an edit of the refused kernel is a new record, so make benches it again */
+		ks_json_set_str(res, "kernel_sha256", sum);
+		free(sum);
 		free(rule);
 		free(d);
 		free(why);

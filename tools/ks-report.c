@@ -76,6 +76,57 @@ print_summary(const char *root, const struct ks_cand *c, size_t n)
 		printf("\n");
 }
 
+static void
+describe(char *buf, size_t n, const char *status, double score)
+{
+	if (score > 0)
+		snprintf(buf, n, "%s %.1f us", status ? status : "not benched", score);
+	else
+		snprintf(buf, n, "%s", status ? status : "not benched");
+}
+
+/*
+ * The results that changed after a later generation was made from them
+ * (a bench redone, a kernel edited): that generation stands as it was
+ * made, and the line says so.  Returns -1 when a select.json does not load.
+ */
+static int
+print_changed(const char *root, struct ks_cand *c, size_t n)
+{
+	long last = n ? c[n - 1].gen : 0;
+
+	for (long g = 1; g <= last; g++) {
+		char *dir = ks_gen_dir(root, g), *path = ks_easprintf("%s/select.json", dir);
+		struct ks_select_rec sel;
+		const cJSON *e;
+		int rc = ks_select_rec_load(path, KS_OPTIONAL, &sel);
+
+		free(dir);
+		free(path);
+		if (rc < 0)
+			return -1;
+		if (rc > 0)
+			continue;
+		cJSON_ArrayForEach(e, sel.seen) {
+			const cJSON *sc = cJSON_GetObjectItemCaseSensitive(e, "score_us");
+			const char *st = ks_json_str(e, "status", NULL);
+			struct ks_cand *now = ks_cands_find(c, n, ks_json_str(e, "id", NULL));
+			double then = cJSON_IsNumber(sc) ? sc->valuedouble : -1;
+			char a[64], b[64];
+
+			if (!now || (then == now->score_us && (st && now->status ? strcmp(st, now->status) == 0 :
+			    st == now->status)))
+				continue;
+			describe(a, sizeof a, st, then);
+			describe(b, sizeof b, now->status, now->score_us);
+			printf("%s: %s changed after generation %ld was made from it: %s then, %s now\n", root, now->id,
+			    g, a, b);
+		}
+		ks_select_rec_free(&sel);
+	}
+	return 0;
+}
+
 /* What the run's LLM calls cost, from the ledger the LLM stages keep. */
 static int
 print_usage(const char *root)
@@ -116,6 +167,8 @@ main(int argc, char *argv[])
 	if (!brief)
 		print_table(c, n, seed_score);
 	print_summary(run.root, c, n);
+	if (print_changed(run.root, c, n) < 0)
+		rval = 1;
 	if (print_usage(run.root) < 0)
 		rval = 1;
 	ks_cands_free(c, n);

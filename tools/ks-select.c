@@ -98,6 +98,29 @@ out:
 	return sel;
 }
 
+/*
+ * What the choice was made from: every kernel's status and score as this
+ * stage saw them, so that a result changed later (a bench redone) is seen
+ * to postdate the generations that used it (ks-report says so).
+ */
+static void
+add_seen(cJSON *sel, const struct ks_cand *c, size_t n)
+{
+	cJSON *seen = cJSON_AddArrayToObject(sel, "seen");
+
+	for (size_t i = 0; i < n; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "id", c[i].id);
+		ks_json_set_str(e, "status", c[i].status);
+		if (c[i].score_us > 0)
+			cJSON_AddNumberToObject(e, "score_us", c[i].score_us);
+		else
+			cJSON_AddNullToObject(e, "score_us");
+		cJSON_AddItemToArray(seen, e);
+	}
+}
+
 static int
 select_gen(const char *dir, const char *out)
 {
@@ -136,6 +159,7 @@ select_gen(const char *dir, const char *out)
 		ks_warnx("no correct kernel before generation %ld in '%s' to select from", gen, root);
 		goto out_run;
 	}
+	add_seen(sel, c, n);
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/select.json", dir);
 	if (ks_mkdir_p(dir) == 0 && ks_json_save(path, sel) == 0)
 		rc = 0;

@@ -195,6 +195,7 @@ struct ks_build_rec {         /* build.json, written by ks-build */
 	double seconds;
 	const cJSON *resources;         /* NULL when the compiler reports none */
 	const char *rejected;           /* NULL unless it was not built for a reason of the rules */
+	const char *kernel_sha256, *harness_sha256;   /* what was built; NULL in records older than them */
 };
 int ks_build_rec_load(const char *path, int flags, struct ks_build_rec *b);
 void ks_build_rec_free(struct ks_build_rec *b);
@@ -203,6 +204,8 @@ struct ks_bench_rec {         /* bench.json, written by ks-bench */
 	cJSON *json;
 	const char *id, *status, *device;
 	const char *timer, *message;    /* may be NULL */
+	const char *kernel_sha256;      /* the kernel benched; NULL when none was or the record is older */
+	const char *runner_sha256;      /* the runner run; NULL when none was */
 	int correct;
 	double score_us;                /* -1 unless status is ok */
 	const cJSON *results;
@@ -213,6 +216,7 @@ struct ks_select_rec {        /* select.json, written by ks-select */
 	cJSON *json;
 	const char *base, *reference;
 	const char *reason, *model;     /* may be NULL */
+	const cJSON *seen;              /* [{"id", "status", "score_us"}] as select saw them; NULL in older files */
 };
 int ks_select_rec_load(const char *path, int flags, struct ks_select_rec *s);
 void ks_select_rec_free(struct ks_select_rec *s);
@@ -243,8 +247,9 @@ struct ks_cand {
 	char *dir;
 	struct ks_cand_rec cand;
 	struct ks_bench_rec bench; /* bench.json == NULL when not benched yet */
-	const char *status;        /* bench status, NULL when not benched */
+	const char *status;        /* bench status, NULL when not benched, "stale" (below) */
 	double score_us;           /* < 0 unless status is ok */
+	int stale;                 /* bench.json measured another kernel than the one there now: no result */
 };
 
 #define KS_MAX_GEN 999
@@ -342,8 +347,19 @@ int ks_gpus_load(const struct ks_target *t, struct ks_gpus *g);   /* -1 with a m
 int ks_device_take(const struct ks_target *t, const struct ks_gpus *g, char **desc);
 /* dir/kernel.<ext> by the extensions of the target table; NULL with a message when none exists. */
 char *ks_kernel_path_find(const char *dir);
+char *ks_kernel_path_quiet(const char *dir);   /* the same, NULL without a word */
 /* 1 when this machine has the device the target runs on. */
 int ks_target_device_present(const struct ks_target *t);
+
+/* ks_hash.c: SHA-256, as lowercase hex, of what a result was measured on */
+struct ks_hash;
+struct ks_hash *ks_hash_new(void);
+void ks_hash_add(struct ks_hash *h, const void *data, size_t len);
+void ks_hash_str(struct ks_hash *h, const char *s);
+int ks_hash_file(struct ks_hash *h, const char *path);    /* -1 with a message */
+int ks_hash_tree(struct ks_hash *h, const char *dir);     /* every file under dir, by name; -1 with a message */
+char *ks_hash_end(struct ks_hash *h);                    /* the hex digest (caller frees); h is gone */
+char *ks_sha256_file(const char *path);                  /* NULL with a message */
 
 /* ks_compile.c: one build of a kernel with its problem's harness */
 struct ks_compile_job {
@@ -356,11 +372,14 @@ struct ks_compile_job {
 /*
  * Runs the target's compiler (sandboxed: the source is untrusted) and
  * adds to rec the fields of a build record: ok, target, compiler,
- * command, seconds, diagnostics, resources (population(5)).  Returns 1
+ * command, seconds, diagnostics, resources, kernel_sha256 and
+ * harness_sha256 (population(5)).  Returns 1
  * when the runner was built, 0 when it was not (a result), -1 with a
  * message when the compiler could not be run at all.
  */
 int ks_compile(const struct ks_compile_job *j, cJSON *rec);
+/* The SHA-256 of the harness's files: kernels/common, the problem's harness sources and headers. */
+char *ks_harness_sha256(const struct ks_problem *p);
 
 /* ks_bound.c: the speed of light of a shape, from problem.json "bound" */
 /* The value of a sum of products of numbers and the shape's dims ("2*m*n*k"); -1 when expr is not one. */

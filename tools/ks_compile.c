@@ -2,6 +2,7 @@
  * ks_compile.c - one build of a kernel with its problem's harness, the
  * way ks-build records it and ks-implement checks a model's code.
  */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -95,16 +96,65 @@ diagnostics(const char *log, const struct ks_proc_result *r, int ok)
 	return d;
 }
 
+/* A top-level file of the problem's folder that a harness may include. */
+static int
+is_header(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return dot && (strcmp(dot, ".h") == 0 || strcmp(dot, ".hpp") == 0 || strcmp(dot, ".cuh") == 0);
+}
+
+char *
+ks_harness_sha256(const struct ks_problem *p)
+{
+	char *kdir = ks_kernels_dir(), *common = ks_easprintf("%s/common", kdir), *path;
+	struct ks_hash *h = ks_hash_new();
+	const cJSON *src;
+	struct dirent **names;
+	int n, rc = ks_hash_tree(h, common);
+
+	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(p->json, "harness_sources"))
+		if (rc == 0 && cJSON_IsString(src)) {
+			path = ks_easprintf("%s/%s", p->dir, src->valuestring);
+			ks_hash_str(h, src->valuestring);
+			rc = ks_hash_file(h, path);
+			free(path);
+		}
+	if (rc == 0 && (n = scandir(p->dir, &names, NULL, alphasort)) >= 0) {
+		for (int i = 0; i < n; i++) {
+			if (rc == 0 && is_header(names[i]->d_name)) {
+				path = ks_easprintf("%s/%s", p->dir, names[i]->d_name);
+				ks_hash_str(h, names[i]->d_name);
+				rc = ks_hash_file(h, path);
+				free(path);
+			}
+			free(names[i]);
+		}
+		free(names);
+	}
+	free(kdir);
+	free(common);
+	if (rc < 0) {
+		free(ks_hash_end(h));
+		return NULL;
+	}
+	return ks_hash_end(h);
+}
+
 int
 ks_compile(const struct ks_compile_job *j, cJSON *rec)
 {
 	struct ks_proc_opts o = { 0 };
 	struct ks_proc_result r;
-	char **argv = compile_argv(j), *cmd = NULL, *version, *diag;
+	char **argv = compile_argv(j), *cmd = NULL, *version, *diag, *ksum = NULL, *hsum = NULL;
 	cJSON *res;
 	int ok = -1;
 
 	if (!(version = compiler_version(argv[0])))
+		goto out;
+	/* what the record was measured on: the kernel and the harness as they are now */
+	if (!(ksum = ks_sha256_file(j->kernel)) || !(hsum = ks_harness_sha256(j->prob)))
 		goto out;
 	cmd = ks_shell_quote_argv(argv);
 	o.out_path = o.err_path = j->log;
@@ -126,6 +176,8 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec)
 	cJSON_AddStringToObject(rec, "diagnostics", diag);
 	res = ks_target_resources(j->target, diag);
 	cJSON_AddItemToObject(rec, "resources", res ? res : cJSON_CreateNull());
+	cJSON_AddStringToObject(rec, "kernel_sha256", ksum);
+	cJSON_AddStringToObject(rec, "harness_sha256", hsum);
 	free(diag);
 	if (!ok)
 		unlink(j->runner);
@@ -133,5 +185,7 @@ out:
 	ks_argv_free(argv);
 	free(cmd);
 	free(version);
+	free(ksum);
+	free(hsum);
 	return ok;
 }

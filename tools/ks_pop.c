@@ -342,6 +342,28 @@ list_numbered(const char *dir, int (*parse)(const char *, long *), size_t *n)
 	return v;
 }
 
+/*
+ * A verdict measured on another kernel than the one in the folder now (a
+ * hand edit since, say) is no result: never shown or used as one.
+ * Records older than their hashes cannot tell, and stand.
+ */
+static int
+bench_is_stale(const struct ks_cand *c)
+{
+	char *path, *sum;
+	int stale;
+
+	if (!c->bench.kernel_sha256)
+		return 0;
+	if (!(path = ks_kernel_path_quiet(c->dir)))
+		return 1;
+	sum = ks_sha256_file(path);
+	stale = !sum || strcmp(sum, c->bench.kernel_sha256) != 0;
+	free(sum);
+	free(path);
+	return stale;
+}
+
 /* 0 loaded, 1 no candidate.json yet, -1 said */
 static int
 cand_load(struct ks_cand *c, const char *root, long gen, long slot)
@@ -375,6 +397,11 @@ cand_load(struct ks_cand *c, const char *root, long gen, long slot)
 		return -1;
 	c->status = c->bench.status;
 	c->score_us = c->bench.score_us;
+	if (c->bench.json && bench_is_stale(c)) {
+		c->stale = 1;
+		c->status = "stale";
+		c->score_us = -1;
+	}
 	return 0;
 }
 

@@ -414,7 +414,9 @@ ks_build_rec_load(const char *path, int flags, struct ks_build_rec *b)
 	    str_or_null(b->json, "command", f, &b->command) < 0 ||
 	    ks_json_num(b->json, "seconds", f, &b->seconds) < 0 ||
 	    !(b->diagnostics = ks_json_str(b->json, "diagnostics", f)) ||
-	    opt_str(b->json, "rejected", f, &b->rejected) < 0)
+	    opt_str(b->json, "rejected", f, &b->rejected) < 0 ||
+	    opt_str(b->json, "kernel_sha256", f, &b->kernel_sha256) < 0 ||
+	    opt_str(b->json, "harness_sha256", f, &b->harness_sha256) < 0)
 		goto bad;
 	b->resources = cJSON_GetObjectItemCaseSensitive(b->json, "resources");
 	if (!b->resources) {
@@ -494,7 +496,9 @@ ks_bench_rec_load(const char *path, int flags, struct ks_bench_rec *b)
 	if (bool_field(b->json, "correct", f, &b->correct) < 0 ||
 	    !(b->results = ks_json_arr(b->json, "results", f)) || results_check(b->results, f) < 0 ||
 	    !(b->device = ks_json_str(b->json, "device", f)) || str_or_null(b->json, "timer", f, &b->timer) < 0 ||
-	    opt_str(b->json, "message", f, &b->message) < 0)
+	    opt_str(b->json, "message", f, &b->message) < 0 ||
+	    opt_str(b->json, "kernel_sha256", f, &b->kernel_sha256) < 0 ||
+	    opt_str(b->json, "runner_sha256", f, &b->runner_sha256) < 0)
 		goto bad;
 	if (ok && ks_json_num(b->json, "score_us", f, &b->score_us) < 0)
 		goto bad;
@@ -520,6 +524,30 @@ ks_bench_rec_free(struct ks_bench_rec *b)
 	b->score_us = -1;
 }
 
+/* Each entry of select.json's "seen": an id, a status or null, a score or null. */
+static int
+seen_check(const cJSON *seen, const char *f)
+{
+	const cJSON *e, *st, *sc;
+	long g, k;
+	int i = 0;
+
+	cJSON_ArrayForEach(e, seen) {
+		const char *id = ks_json_str(e, "id", NULL);
+
+		st = cJSON_GetObjectItemCaseSensitive(e, "status");
+		sc = cJSON_GetObjectItemCaseSensitive(e, "score_us");
+		if (!id || ks_id_parse(id, &g, &k) < 0 || !(cJSON_IsString(st) || cJSON_IsNull(st)) ||
+		    !(cJSON_IsNumber(sc) || cJSON_IsNull(sc))) {
+			note(f, "field \"seen\": entry %d needs an \"id\", a \"status\" (or null) and a \"score_us\" "
+			    "(or null)", i);
+			return -1;
+		}
+		i++;
+	}
+	return 0;
+}
+
 int
 ks_select_rec_load(const char *path, int flags, struct ks_select_rec *s)
 {
@@ -531,7 +559,8 @@ ks_select_rec_load(const char *path, int flags, struct ks_select_rec *s)
 	if ((rc = load_object(path, flags, &s->json)) != 0)
 		return rc;
 	if (!(s->base = ks_json_str(s->json, "base", f)) || !(s->reference = ks_json_str(s->json, "reference", f)) ||
-	    opt_str(s->json, "reason", f, &s->reason) < 0 || opt_str(s->json, "model", f, &s->model) < 0)
+	    opt_str(s->json, "reason", f, &s->reason) < 0 || opt_str(s->json, "model", f, &s->model) < 0 ||
+	    opt_of_type(s->json, "seen", f, cJSON_Array, "an array", &s->seen) < 0 || seen_check(s->seen, f) < 0)
 		goto bad;
 	if (ks_id_parse(s->base, &g, &k) < 0 || ks_id_parse(s->reference, &g, &k) < 0) {
 		const char *key = ks_id_parse(s->base, &g, &k) < 0 ? "base" : "reference";

@@ -257,19 +257,29 @@ ks_target_device_present(const struct ks_target *t)
  * exists there: a candidate's kernel, whichever target made it.
  */
 char *
+ks_kernel_path_quiet(const char *dir)
+{
+	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+		char *p = ks_easprintf("%s/kernel.%s", dir, targets[i].ext);
+
+		if (ks_exists(p))
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+char *
 ks_kernel_path_find(const char *dir)
 {
 	struct ks_buf names = { 0 };
-	char *p;
+	char *p = ks_kernel_path_quiet(dir);
 
+	if (p)
+		return p;
 	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
-		p = ks_easprintf("%s/kernel.%s", dir, targets[i].ext);
-		if (ks_exists(p)) {
-			ks_buf_free(&names);
-			return p;
-		}
-		free(p);
 		size_t j = 0;
+
 		while (j < i && strcmp(targets[j].ext, targets[i].ext) != 0)
 			j++;
 		if (j == i)	/* the first target with this extension */
