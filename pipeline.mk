@@ -34,6 +34,10 @@ endif
 ifeq ($(shell echo '$(K)' | grep -Ex '[1-5]'),)
 $(error K must be a number of candidates from 1 to 5, not '$(K)')
 endif
+# make cannot name a file whose path holds a space, a colon or a percent sign
+ifneq ($(words x$(POP)x)$(findstring :,$(POP))$(findstring %,$(POP)),1)
+$(error POP must be a path without spaces, ':' or '%' (make cannot name such files): '$(POP)')
+endif
 endif
 
 # The generations 000 001 ... N, and the slots 0 .. K-1.

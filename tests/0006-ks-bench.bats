@@ -399,3 +399,28 @@ $(n_bench_shapes)"
 	run find pop -name bench.json
 	assert_output ""
 }
+
+@test "a ks-bench that must wait for the device says whose the lock is; the holder wrote it there" {
+	use segv
+	cp -r pop other
+	# another ks-bench holds the CPU: its lock file names it
+	ks-bench other/gen-000/c0
+	run cat "$KS_LOCK_DIR/kernel-scientist-bench-cpu.lock"
+	assert_output --regexp "^ks-bench [0-9]+ on other/gen-000/c0$"
+	flock "$KS_LOCK_DIR/kernel-scientist-bench-cpu.lock" sh -c 'touch held; sleep 1' &
+	for ((i = 0; i < 500; i++)); do [ -e held ] && break; sleep 0.02; done
+	KS_QUIET=0 run -0 --separate-stderr ks-bench $C
+	wait
+	[[ $stderr == "ks-bench: waiting: '$KS_LOCK_DIR/kernel-scientist-bench-cpu.lock' is held by ks-bench "*" on other/gen-000/c0" ]] ||
+		fail "stderr: $stderr"
+}
+
+@test "the report of a harness whose ks-bench was killed is removed by the next bench" {
+	use seeded
+	echo '{"correct": true}' >$C/.harness.json.Ab12Cd
+	run -0 ks-bench $C
+	assert_file_not_exists $C/.harness.json.Ab12Cd
+	assert_no_temp_files pop
+	run find $C -name '.harness.json.*'
+	assert_output ""
+}

@@ -97,11 +97,12 @@ T
 	assert_equal "$stderr" "ks-report: 'pop/run.json' does not exist: make the population with ks-init first"
 }
 
-@test "ks-report names a malformed bench.json in one line and prints no table" {
+@test "ks-report names a malformed bench.json in one line, shows its row as unreadable, and exits 1" {
 	use three
 	printf '{"status": "ok", "score_us": 1' > pop/gen-001/c2/bench.json
 	run -1 --separate-stderr ks-report pop
-	assert_output ""
+	assert_line --regexp '^g001c2 +- +- +unreadable +- +- '
+	assert_line --regexp '^g001c0 +g000c0 +g000c0 +ok '
 	[[ $stderr =~ ^"ks-report: 'pop/gen-001/c2/bench.json' is not valid JSON (near byte "[0-9]+")"$ ]] || fail "stderr: $stderr"
 }
 
@@ -109,6 +110,6 @@ T
 	use three
 	echo '{"id": "g001c2", "score_us": 3}' > pop/gen-001/c2/bench.json
 	run -1 --separate-stderr ks-report pop
-	assert_output ""
+	assert_line --regexp '^g001c2 +- +- +unreadable '
 	assert_equal "$stderr" "ks-report: 'pop/gen-001/c2/bench.json': field \"status\" is missing"
 }

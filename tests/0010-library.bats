@@ -38,19 +38,28 @@ spoil() {
 
 @test "candidate.json: a missing field, a wrong type, an id that is not the folder's are named" {
 	spoil $C/candidate.json 'del(.model)'
-	run -1 ks-report pop
-	assert_output "ks-report: '$C/candidate.json': field \"model\" is missing"
+	run -1 ks-select pop/gen-001
+	assert_output "ks-select: '$C/candidate.json': field \"model\" is missing"
 	cp "$BATS_FILE_TMPDIR/seeded/gen-000/c0/candidate.json" $C/
 	spoil $C/candidate.json '.parents.base = 3'
-	run -1 ks-report pop
-	assert_output "ks-report: '$C/candidate.json': field \"base\" is not a string"
+	run -1 ks-select pop/gen-001
+	assert_output "ks-select: '$C/candidate.json': field \"base\" is not a string"
 	cp "$BATS_FILE_TMPDIR/seeded/gen-000/c0/candidate.json" $C/
 	spoil $C/candidate.json '.id = "g000c1" | .slot = 1'
-	run -1 ks-report pop
-	assert_output "ks-report: '$C/candidate.json': field \"id\" is g000c1, but the file is the candidate g000c0's"
+	run -1 ks-select pop/gen-001
+	assert_output "ks-select: '$C/candidate.json': field \"id\" is g000c1, but the file is the candidate g000c0's"
 	spoil $C/candidate.json '.slot = 0'
-	run -1 ks-report pop
-	assert_output "ks-report: '$C/candidate.json': field \"id\" is g000c1, but \"generation\" and \"slot\" say g000c0"
+	run -1 ks-select pop/gen-001
+	assert_output "ks-select: '$C/candidate.json': field \"id\" is g000c1, but \"generation\" and \"slot\" say g000c0"
+	assert_file_not_exists pop/gen-001/select.json
+}
+
+@test "ks-report shows a candidate whose files do not load as unreadable, names the file, and goes on (exit 1)" {
+	printf '{"id": ' >$C/bench.json
+	run -1 --separate-stderr ks-report pop
+	assert_equal "$stderr" "ks-report: '$C/bench.json' is not valid JSON (near byte 7)"
+	assert_line --regexp '^g000c0 +- +- +unreadable +- +- '
+	assert_line "pop: generations 0..0, 1 kernels, 0 correct"
 }
 
 @test "bench.json: an unknown status, a score beside a failure, a result without a time are named" {

@@ -121,3 +121,13 @@ SH
 	assert_line "again: 0"
 	assert_line "pop/gen-001/c0/bench.json"
 }
+
+@test "a POP path with a space is refused before anything is written" {
+	run -2 make -s --no-print-directory -C "$KS_ROOT" generation N=0 POP="$BATS_TEST_TMPDIR/my pop"
+	assert_output --partial "POP must be a path without spaces, ':' or '%' (make cannot name such files): '$BATS_TEST_TMPDIR/my pop'"
+	refute_output --partial "overriding recipe"
+	assert_not_exist "$BATS_TEST_TMPDIR/my pop"
+	run -2 make -s --no-print-directory -C "$KS_ROOT" generation N=0 POP="$BATS_TEST_TMPDIR/a:b"
+	assert_output --partial "POP must be a path without spaces"
+	assert_not_exist "$BATS_TEST_TMPDIR/a:b"
+}

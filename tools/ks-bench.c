@@ -327,6 +327,29 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 	return res;
 }
 
+/*
+ * The reports of harnesses whose ks-bench was killed (make's group killed
+ * mid-bench): nothing will read them, and only one ks-bench runs on a
+ * candidate at a time (make makes each bench.json once).
+ */
+static void
+remove_old_reports(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (strncmp(e->d_name, ".harness.json.", 14) == 0 && strlen(e->d_name) == 20) {
+			char *p = ks_easprintf("%s/%s", dir, e->d_name);
+
+			unlink(p);
+			free(p);
+		}
+	closedir(d);
+}
+
 static cJSON *
 run_harness(struct bench *b)
 {
@@ -337,6 +360,7 @@ run_harness(struct bench *b)
 	cJSON *res = NULL;
 	int fd;
 
+	remove_old_reports(b->dir);
 	/* the runner's own working directory, empty at the start, removed at the end */
 	if (ks_remove_tree(box) < 0 || mkdir(box, 0700) < 0) {
 		ks_warn("cannot make the working directory '%s'", box);
@@ -366,7 +390,7 @@ run_harness(struct bench *b)
 	o.sandbox = 1;
 	o.fsize_mb = b->fsize_mb;
 	o.max_procs = b->max_procs;
-	if (ks_device_take(b->target, &b->gpus, &b->device) == 0 && ks_proc_run(argv, &o, &pr) == 0) {
+	if (ks_device_take(b->target, &b->gpus, b->dir, &b->device) == 0 && ks_proc_run(argv, &o, &pr) == 0) {
 		ks_sandbox_signal_fix(argv, &pr);
 		res = verdict(b, json, &pr, log);
 	}

@@ -103,7 +103,7 @@ hypothesize(const char *dir, const char *out)
 		return 1;
 	if (ks_run_load(root, &run) < 0)
 		goto out;
-	if ((online = ks_llm_open(&llm, "hypothesize", root)) < 0 || ks_cands_load(root, gen, &c, &n) < 0 ||
+	if ((online = ks_llm_open(&llm, "hypothesize", root)) < 0 || ks_cands_load(root, gen, 0, &c, &n) < 0 ||
 	    ks_select_load(dir, c, n, &base, &ref) < 0)
 		goto out_run;
 	if (online == 0)

@@ -275,7 +275,7 @@ planned_source(const struct slot *s, cJSON **cand, char **rejected)
 	if ((tries = repair_tries()) < 0)
 		goto out;
 	if ((online = ks_llm_open(&llm, "implement", s->root)) < 0 || ks_problem_load(s->run.problem, &p) < 0 ||
-	    ks_cands_load(s->root, s->gen, &c, &n) < 0 ||
+	    ks_cands_load(s->root, s->gen, 0, &c, &n) < 0 ||
 	    ks_select_load(gdir, c, n, &base, &ref) < 0 || !(h = ks_hypotheses_load(gdir, s->run.k)))
 		goto out;
 	where = ks_easprintf("%s/hypotheses.json", gdir);

@@ -157,13 +157,17 @@ main(int argc, char *argv[])
 
 	if (ks_run_load(root, &run) < 0)
 		return 1;
-	if (ks_cands_load(run.root, KS_MAX_GEN + 1, &c, &n) < 0) {
+	if (ks_cands_load(run.root, KS_MAX_GEN + 1, KS_KEEP_GOING, &c, &n) < 0) {
 		ks_run_free(&run);
 		return 1;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (c[i].gen == 0 && c[i].score_us > 0 && seed_score == 0)
 			seed_score = c[i].score_us;
+		/* shown as a row of its own, and named by its loader: the report is whole, the status says the fault */
+		if (c[i].status && strcmp(c[i].status, "unreadable") == 0)
+			rval = 1;
+	}
 	if (!brief)
 		print_table(c, n, seed_score);
 	print_summary(run.root, c, n);

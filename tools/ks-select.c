@@ -141,7 +141,7 @@ select_gen(const char *dir, const char *out)
 		ks_warnx("'%s' is generation 0, the seed kernels: selection starts at generation 1", dir);
 		goto out_run;
 	}
-	if ((online = ks_llm_open(&llm, "select", root)) < 0 || ks_cands_load(root, gen, &c, &n) < 0)
+	if ((online = ks_llm_open(&llm, "select", root)) < 0 || ks_cands_load(root, gen, 0, &c, &n) < 0)
 		goto out_run;
 	if (online == 1 && ks_offline_select(c, n, &sel) == 0)
 		cJSON_AddStringToObject(sel, "model", "offline");

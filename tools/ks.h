@@ -160,9 +160,13 @@ void ks_sandbox_cgroup_remove(char *dir);   /* kills what is left in it, removes
 char **ks_sandbox_wrap(char **argv, const char *box, char **desc);
 /* A status 128+N from bubblewrap is the runner killed by signal N. */
 void ks_sandbox_signal_fix(char *const *argv, struct ks_proc_result *r);
-/* Waits for the first free of n lock files; returns its index, held until exit, or -1. */
+/*
+ * Waits for the first free of n lock files; returns its index, held until
+ * exit, or -1.  Once held, who is written into it ("ks-bench 123 on
+ * pop/gen-001/c0"), so that a process that has to wait says whom for.
+ */
 #define KS_LOCK_ANY_MAX 64
-int ks_lock_any(char *const *paths, int n);
+int ks_lock_any(char *const *paths, int n, const char *who);
 
 /*
  * ks_stage.c: the files the stages hand to each other, one loader each.
@@ -279,7 +283,9 @@ char *ks_shape_name(const cJSON *shape, const cJSON *dims);           /* "17x31x
  * Loads every candidate of generations [0, before_gen) that has a
  * candidate.json, in id order; their bench.json when present.
  */
-int ks_cands_load(const char *root, long before_gen, struct ks_cand **out, size_t *n);
+int ks_cands_load(const char *root, long before_gen, int flags, struct ks_cand **out, size_t *n);
+/* for ks_cands_load: a candidate whose files do not load is said and kept, with status "unreadable" */
+#define KS_KEEP_GOING 4
 void ks_cands_free(struct ks_cand *c, size_t n);
 struct ks_cand *ks_cands_find(struct ks_cand *c, size_t n, const char *id);
 char *ks_cand_kernel_path(const struct ks_cand *c);   /* dir/kernel.<ext>, the one that exists */
@@ -342,9 +348,11 @@ int ks_gpus_load(const struct ks_target *t, struct ks_gpus *g);   /* -1 with a m
  * first free device of g (the CPU when g->n is 0) and holds its lock
  * (in KS_LOCK_DIR, default /tmp) until the process exits; a GPU is made
  * the only one the runner sees, and *desc names it (caller frees; NULL
- * for the CPU).  Returns 0, or -1 with a message.
+ * for the CPU).  what (the candidate's folder) goes into the lock, and a
+ * bench that must wait says whose it waits for.  Returns 0, or -1 with a
+ * message.
  */
-int ks_device_take(const struct ks_target *t, const struct ks_gpus *g, char **desc);
+int ks_device_take(const struct ks_target *t, const struct ks_gpus *g, const char *what, char **desc);
 /* dir/kernel.<ext> by the extensions of the target table; NULL with a message when none exists. */
 char *ks_kernel_path_find(const char *dir);
 char *ks_kernel_path_quiet(const char *dir);   /* the same, NULL without a word */

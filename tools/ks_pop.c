@@ -364,6 +364,23 @@ bench_is_stale(const struct ks_cand *c)
 	return stale;
 }
 
+static void cand_free(struct ks_cand *c);
+
+/* A candidate whose files do not load, kept as such (KS_KEEP_GOING). */
+static void
+unreadable(struct ks_cand *c, const char *root, long gen, long slot)
+{
+	cand_free(c);
+	memset(c, 0, sizeof *c);
+	c->gen = gen;
+	c->slot = slot;
+	ks_id_format(c->id, sizeof c->id, gen, slot);
+	c->dir = ks_cand_dir(root, gen, slot);
+	c->status = "unreadable";
+	c->score_us = -1;
+	c->bench.score_us = -1;
+}
+
 /* 0 loaded, 1 no candidate.json yet, -1 said */
 static int
 cand_load(struct ks_cand *c, const char *root, long gen, long slot)
@@ -414,7 +431,7 @@ cand_free(struct ks_cand *c)
 }
 
 int
-ks_cands_load(const char *root, long before_gen, struct ks_cand **out, size_t *n)
+ks_cands_load(const char *root, long before_gen, int flags, struct ks_cand **out, size_t *n)
 {
 	size_t ngens, nslots, cap = 0;
 	long *gens, *slots;
@@ -432,6 +449,12 @@ ks_cands_load(const char *root, long before_gen, struct ks_cand **out, size_t *n
 				c = ks_erealloc(c, (cap = cap * 2 + 16) * sizeof *c);
 			int r = cand_load(&c[*n], root, gens[i], slots[j]);
 			if (r == 0) {
+				(*n)++;
+				continue;
+			}
+			if (r < 0 && (flags & KS_KEEP_GOING)) {
+				/* said by its loader; a row of its own, not a result */
+				unreadable(&c[*n], root, gens[i], slots[j]);
 				(*n)++;
 				continue;
 			}

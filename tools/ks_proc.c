@@ -301,10 +301,27 @@ ks_proc_capture(char *const argv[], double timeout_s)
 	return text;
 }
 
-int
-ks_lock_any(char *const *paths, int n)
+/* Who holds a lock, as its holder wrote it into the file; "" when unknown. */
+static void
+say_holders(char *const *paths, int n)
 {
-	int fds[KS_LOCK_ANY_MAX], got = -1, i;
+	for (int i = 0; i < n; i++) {
+		char who[256] = "";
+		int fd = open(paths[i], O_RDONLY | O_CLOEXEC);
+		ssize_t len = fd >= 0 ? read(fd, who, sizeof who - 1) : -1;
+
+		if (fd >= 0)
+			close(fd);
+		who[len > 0 ? len : 0] = '\0';
+		who[strcspn(who, "\n")] = '\0';
+		ks_info("waiting: '%s' is held%s%s", paths[i], *who ? " by " : "", who);
+	}
+}
+
+int
+ks_lock_any(char *const *paths, int n, const char *who)
+{
+	int fds[KS_LOCK_ANY_MAX], got = -1, i, said = 0;
 
 	if (n < 1 || n > KS_LOCK_ANY_MAX) {
 		ks_warnx("cannot lock one of %d files (1 to %d)", n, KS_LOCK_ANY_MAX);
@@ -330,9 +347,14 @@ ks_lock_any(char *const *paths, int n)
 				got = -2;
 			}
 		}
+		if (got == -1 && !said++)
+			say_holders(paths, n);
 		if (got == -1)
 			usleep(20 * 1000);
 	}
+	/* the next one to wait can say whom it waits for */
+	if (got >= 0 && who && ftruncate(fds[got], 0) == 0)
+		(void)!pwrite(fds[got], who, strlen(who), 0);
 	/* The one held stays open until the process exits; the others close. */
 	for (i = 0; i < n; i++)
 		if (i != got)

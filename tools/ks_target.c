@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ks.h"
 
@@ -365,16 +366,18 @@ lock_path(const char *device, int index)
 
 /* the first free device, its lock held until exit (ks.h) */
 int
-ks_device_take(const struct ks_target *t, const struct ks_gpus *g, char **desc)
+ks_device_take(const struct ks_target *t, const struct ks_gpus *g, const char *what, char **desc)
 {
-	char *paths[KS_LOCK_ANY_MAX] = { 0 };
+	char *paths[KS_LOCK_ANY_MAX] = { 0 }, *who;
 	int n = g->n ? g->n : 1, got, i;
 	const char *var = visibility_var(t);
 
 	*desc = NULL;
 	for (i = 0; i < n; i++)
 		paths[i] = lock_path(t->device, g->n ? g->index[i] : -1);
-	got = ks_lock_any(paths, n);
+	who = ks_easprintf("%s %ld on %s", ks_progname, (long)getpid(), what);
+	got = ks_lock_any(paths, n, who);
+	free(who);
 	for (i = 0; i < n; i++)
 		free(paths[i]);
 	if (got < 0 || !g->n)
