@@ -172,3 +172,27 @@ gcc"
 	refute_line 9
 	assert_equal "$(jget $C/build.json .ok)" true
 }
+
+@test "the runner's defaults are the problem's: by hand, with no option, it gives ks-bench's verdict" {
+	# a copy of sgemm whose tolerance is 5 %, and a kernel 1 % off
+	mkdir kernels
+	cp -r "$KS_ROOT/kernels/common" "$KS_ROOT/kernels/sgemm" kernels/
+	jq '.tolerance = {rtol: 0.05, atol: 0.001} | .seed = 77' kernels/sgemm/problem.json >p.json
+	mv p.json kernels/sgemm/problem.json
+	export KS_KERNELS_DIR=$PWD/kernels
+	sed -i 's/s += A\[/s += 1.01f * A[/' $C/kernel.c
+	grep -q '1.01f' $C/kernel.c
+	run -0 ks-build $C
+	run -0 $C/runner -h
+	assert_line "defaults (the problem's): --seed 77 --rtol 0.05 --atol 0.001 --time-cap 2 --min-runs 5 --json-fd 1"
+	assert_line --regexp "^  and, with no shape given, --test 1x1x1 17x31x9 .* --bench 256x256x256 512x384x320 200x640x448$"
+	# no option: the problem's tolerance, its test and bench shapes
+	run -0 $C/runner --time-cap 0.01 --min-runs 1
+	run jq -c '[.correct, (.tests | length), (.results | length)]' <<<"$output"
+	assert_output '[true,10,3]'
+	run -0 ks-bench $C
+	assert_equal "$(jget $C/bench.json .status)" ok
+	# the old fixed default, 1e-4, would have failed what ks-bench passes
+	run -0 $C/runner --time-cap 0.01 --min-runs 1 --rtol 1e-4
+	assert_equal "$(jq .correct <<<"$output")" false
+}

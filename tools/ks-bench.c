@@ -96,30 +96,20 @@ add_shapes(char ***argv, size_t *n, const struct ks_problem *p, const cJSON *sha
 	const cJSON *s;
 
 	cJSON_ArrayForEach(s, shapes) {
-		char *name = ks_shape_name(s, p->dims);
-		long seed;
-
 		ks_argv_add(argv, n, ks_estrdup(flag));
-		if (ks_json_int(s, "seed", NULL, 0, 1L << 62, &seed) == 0)
-			ks_argv_add(argv, n, ks_easprintf("%s@%ld", name, seed));
-		else
-			ks_argv_add(argv, n, ks_estrdup(name));
-		free(name);
+		ks_argv_add(argv, n, ks_shape_arg(s, p->dims));
 	}
 }
 
 static char **
 runner_argv(const struct bench *b)
 {
-	const cJSON *tol = cJSON_GetObjectItemCaseSensitive(b->prob.json, "tolerance");
 	char **argv = NULL;
-	double rtol = 1e-4, atol = 1e-3;
-	long seed = 1;
+	double rtol, atol;
+	long seed;
 	size_t n = 0;
 
-	ks_json_num(tol, "rtol", NULL, &rtol);
-	ks_json_num(tol, "atol", NULL, &atol);
-	ks_json_int(b->prob.json, "seed", NULL, 0, 1L << 62, &seed);
+	ks_problem_check_args(&b->prob, &rtol, &atol, &seed);
 	/* absolute: the runner starts in a directory of its own */
 	char *dir = realpath(b->dir, NULL);
 

@@ -278,6 +278,10 @@ int ks_problem_load(const char *name, struct ks_problem *p);
 void ks_problem_free(struct ks_problem *p);
 char *ks_problem_file(const struct ks_problem *p, const char *key);  /* dir/<string field>, NULL with a message */
 char *ks_shape_name(const cJSON *shape, const cJSON *dims);           /* "17x31x9" */
+char *ks_shape_arg(const cJSON *shape, const cJSON *dims);            /* "17x31x9@5": with its seed, as a runner takes it */
+char *ks_shapes_arg(const cJSON *shapes, const cJSON *dims);          /* each ks_shape_arg, space-separated */
+/* The check's settings of problem.json: tolerance rtol, atol (default 1e-4, 1e-3) and seed (1). */
+void ks_problem_check_args(const struct ks_problem *p, double *rtol, double *atol, long *seed);
 
 /*
  * Loads every candidate of generations [0, before_gen) that has a

@@ -11,6 +11,33 @@
 
 #define MAX_DIAGNOSTICS 65536
 
+/*
+ * The problem's check and shapes as the runner's defaults, so that the
+ * runner run by hand with no option checks and times what ks-bench has it
+ * do (kernels/common/ks_harness.c, KS_DEFAULT_*).
+ */
+static void
+add_defaults(char ***argv, size_t *n, const struct ks_problem *p)
+{
+	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(p->json, "limits");
+	double rtol, atol, cap = 2.0, runs = 5;
+	long seed;
+	char *tests = ks_shapes_arg(p->test_shapes, p->dims), *benches = ks_shapes_arg(p->bench_shapes, p->dims);
+
+	ks_problem_check_args(p, &rtol, &atol, &seed);
+	ks_json_num(limits, "time_cap_s", NULL, &cap);
+	ks_json_num(limits, "min_runs", NULL, &runs);
+	ks_argv_add(argv, n, ks_easprintf("-DKS_DEFAULT_RTOL=%.17g", rtol));
+	ks_argv_add(argv, n, ks_easprintf("-DKS_DEFAULT_ATOL=%.17g", atol));
+	ks_argv_add(argv, n, ks_easprintf("-DKS_DEFAULT_SEED=%ld", seed));
+	ks_argv_add(argv, n, ks_easprintf("-DKS_DEFAULT_TIME_CAP=%.17g", cap));
+	ks_argv_add(argv, n, ks_easprintf("-DKS_DEFAULT_MIN_RUNS=%ld", (long)runs));
+	ks_argv_add(argv, n, ks_easprintf("-DKS_DEFAULT_TESTS=\"%s\"", tests));
+	ks_argv_add(argv, n, ks_easprintf("-DKS_DEFAULT_BENCHES=\"%s\"", benches));
+	free(tests);
+	free(benches);
+}
+
 /* The compiler's command line: flags of the target, then the sources. */
 static char **
 compile_argv(const struct ks_compile_job *j)
@@ -28,6 +55,7 @@ compile_argv(const struct ks_compile_job *j)
 		ks_argv_add(&argv, &n, ks_easprintf("-I%s/common/%s", kdir, *i));
 	ks_argv_add(&argv, &n, ks_easprintf("-I%s/common", kdir));
 	ks_argv_add(&argv, &n, ks_easprintf("-I%s", j->prob->dir));
+	add_defaults(&argv, &n, j->prob);
 	for (const char *const *c = j->target->common; *c; c++)
 		ks_argv_add(&argv, &n, ks_easprintf("%s/common/%s", kdir, *c));
 	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(j->prob->json, "harness_sources"))

@@ -310,6 +310,48 @@ ks_shape_name(const cJSON *shape, const cJSON *dims)
 	return b.s;
 }
 
+char *
+ks_shape_arg(const cJSON *shape, const cJSON *dims)
+{
+	char *name = ks_shape_name(shape, dims), *arg;
+	long seed;
+
+	if (ks_json_int(shape, "seed", NULL, 0, 1L << 62, &seed) < 0)
+		return name;
+	arg = ks_easprintf("%s@%ld", name, seed);
+	free(name);
+	return arg;
+}
+
+char *
+ks_shapes_arg(const cJSON *shapes, const cJSON *dims)
+{
+	struct ks_buf b = { 0 };
+	const cJSON *s;
+
+	ks_buf_add(&b, "", 0);
+	cJSON_ArrayForEach(s, shapes) {
+		char *arg = ks_shape_arg(s, dims);
+
+		ks_buf_printf(&b, "%s%s", b.len ? " " : "", arg);
+		free(arg);
+	}
+	return b.s;
+}
+
+void
+ks_problem_check_args(const struct ks_problem *p, double *rtol, double *atol, long *seed)
+{
+	const cJSON *tol = cJSON_GetObjectItemCaseSensitive(p->json, "tolerance");
+
+	*rtol = 1e-4;
+	*atol = 1e-3;
+	*seed = 1;
+	ks_json_num(tol, "rtol", NULL, rtol);
+	ks_json_num(tol, "atol", NULL, atol);
+	ks_json_int(p->json, "seed", NULL, 0, 1L << 62, seed);
+}
+
 static int
 cmp_long(const void *a, const void *b)
 {

@@ -33,6 +33,34 @@
 #define TARGET_RSE	0.005	/* stop once stderr/mean is under this */
 #define SEED_MASK	((UINT64_C(1) << 53) - 1)
 
+/*
+ * The problem's own check and shapes, which ks-build gives from
+ * problem.json (-DKS_DEFAULT_...): a runner run with no option checks and
+ * times what ks-bench has it do, with the problem's tolerance.  A build
+ * by hand without them falls back to these.
+ */
+#ifndef KS_DEFAULT_RTOL
+#define KS_DEFAULT_RTOL	1e-4
+#endif
+#ifndef KS_DEFAULT_ATOL
+#define KS_DEFAULT_ATOL	1e-3
+#endif
+#ifndef KS_DEFAULT_SEED
+#define KS_DEFAULT_SEED	1
+#endif
+#ifndef KS_DEFAULT_TIME_CAP
+#define KS_DEFAULT_TIME_CAP	2.0
+#endif
+#ifndef KS_DEFAULT_MIN_RUNS
+#define KS_DEFAULT_MIN_RUNS	5
+#endif
+#ifndef KS_DEFAULT_TESTS
+#define KS_DEFAULT_TESTS	""
+#endif
+#ifndef KS_DEFAULT_BENCHES
+#define KS_DEFAULT_BENCHES	""
+#endif
+
 struct shape {
 	int dims[KS_MAX_DIMS];
 	uint64_t seed;
@@ -240,10 +268,16 @@ usage(FILE *fp)
 	    "problem %s: SHAPE is ", P->name);
 	for (i = 0; i < P->ndims; i++)
 		fprintf(fp, "%s%s", i ? "x" : "", P->dim_names[i]);
-	fprintf(fp, ", optionally @SEED for a per-shape seed,"
-	    " e.g. 17x31x9 or 1024x512x7168@6563\n"
-	    "defaults: --seed 1 --rtol 1e-4 --atol 1e-3 --time-cap 2"
-	    " --min-runs 5 --json-fd 1\n"
+	fprintf(fp, ", optionally @SEED for a per-shape seed\n"
+	    "defaults (the problem's): --seed %llu --rtol %g --atol %g "
+	    "--time-cap %g --min-runs %ld --json-fd 1\n",
+	    (unsigned long long)(KS_DEFAULT_SEED), (double)(KS_DEFAULT_RTOL),
+	    (double)(KS_DEFAULT_ATOL), (double)(KS_DEFAULT_TIME_CAP),
+	    (long)(KS_DEFAULT_MIN_RUNS));
+	if (*KS_DEFAULT_TESTS || *KS_DEFAULT_BENCHES)
+		fprintf(fp, "  and, with no shape given, --test %s --bench %s\n",
+		    KS_DEFAULT_TESTS, KS_DEFAULT_BENCHES);
+	fprintf(fp,
 	    "--salt: mixed into every shape's seed; by default drawn at random"
 	    " each run (the JSON gives it), 0 for none\n"
 	    "tests are checked; bench shapes are checked and timed; one "
@@ -399,6 +433,42 @@ random_salt(void)
 	return v ? v : 1;
 }
 
+static size_t
+count_words(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		if (*s != ' ' && (s[1] == ' ' || s[1] == '\0'))
+			n++;
+	return n;
+}
+
+/* The shapes of a space-separated default list into sh; how many. */
+static size_t
+default_shapes(const char *list, struct shape *sh)
+{
+	char word[256];
+	const char *why;
+	size_t n = 0, len;
+
+	while (*list) {
+		list += strspn(list, " ");
+		len = strcspn(list, " ");
+		if (len == 0)
+			break;
+		if (len >= sizeof(word))
+			die(2, "bad default shape list: a shape is too long");
+		memcpy(word, list, len);
+		word[len] = '\0';
+		list += len;
+		if ((why = parse_shape(word, &sh[n])) != NULL)
+			die(2, "bad default shape '%s': %s", word, why);
+		n++;
+	}
+	return n;
+}
+
 static void
 parse_args(struct opts *o, int argc, char **argv)
 {
@@ -406,16 +476,19 @@ parse_args(struct opts *o, int argc, char **argv)
 	const char *arg, *val, *why;
 	size_t *count;
 	int i, bench = -1;
+	size_t cap;
 
-	o->seed = 1;
+	o->seed = KS_DEFAULT_SEED;
 	o->salt = random_salt();
-	o->rtol = 1e-4;
-	o->atol = 1e-3;
-	o->time_cap = 2.0;
-	o->min_runs = 5;
+	o->rtol = KS_DEFAULT_RTOL;
+	o->atol = KS_DEFAULT_ATOL;
+	o->time_cap = KS_DEFAULT_TIME_CAP;
+	o->min_runs = KS_DEFAULT_MIN_RUNS;
 	o->json_fd = 1;
-	o->tests = (struct shape *)xcalloc(argc, sizeof(*o->tests));
-	o->benches = (struct shape *)xcalloc(argc, sizeof(*o->benches));
+	/* room for the shapes of the command line or of the defaults */
+	cap = (size_t)argc + count_words(KS_DEFAULT_TESTS) + count_words(KS_DEFAULT_BENCHES);
+	o->tests = (struct shape *)xcalloc(cap, sizeof(*o->tests));
+	o->benches = (struct shape *)xcalloc(cap, sizeof(*o->benches));
 	o->ntests = o->nbenches = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -462,6 +535,10 @@ parse_args(struct opts *o, int argc, char **argv)
 			o->json_fd = (int)parse_long(arg, val, 0, INT_MAX);
 		else
 			die(2, "unknown option '%s': try -h", arg);
+	}
+	if (o->ntests == 0 && o->nbenches == 0) {
+		o->ntests = default_shapes(KS_DEFAULT_TESTS, o->tests);
+		o->nbenches = default_shapes(KS_DEFAULT_BENCHES, o->benches);
 	}
 	if (o->ntests == 0 && o->nbenches == 0)
 		die(2, "no shapes: give --test SHAPE or --bench SHAPE; try -h");
