@@ -89,3 +89,36 @@ setup() {
 	run -1 ks-init pop
 	assert_output "ks-init: 'pop/run.json' is not valid JSON (near byte 22)"
 }
+
+# myproblem JQ: kernels/ with a copy of sgemm named mine, its problem.json through JQ
+myproblem() {
+	rm -rf kernels && mkdir kernels
+	cp -r "$KS_ROOT/kernels/common" kernels/
+	cp -r "$KS_ROOT/kernels/sgemm" kernels/mine
+	jq "$1" kernels/mine/problem.json >p.json && mv p.json kernels/mine/problem.json
+	export KS_KERNELS_DIR=$PWD/kernels
+}
+
+@test "a problem's mistakes are named by ks-init before any run, and nothing is written" {
+	myproblem 'del(.tolerance)'
+	run -1 ks-init -p mine -t cpu pop
+	assert_output "ks-init: '$PWD/kernels/mine/problem.json': field \"tolerance\" is missing"
+	assert_not_exist pop
+	myproblem '.tolerance.rtol = -1'
+	run -1 ks-init -p mine -t cpu pop
+	assert_output "ks-init: '$PWD/kernels/mine/problem.json': field \"tolerance\": rtol and atol must not be negative"
+	myproblem '.entry_name = "gemm"'
+	run -1 ks-init -p mine -t cpu pop
+	assert_output --partial "field \"entry_point\" does not declare entry_name 'gemm'"
+	myproblem '.entry_name = "gemm" | .entry_point = "void gemm(int M, int N, int K, const float *A, const float *B, float *C)"'
+	run -1 ks-init -p mine -t cpu pop
+	assert_output "ks-init: '$PWD/kernels/mine/problem.json': the seed kernel '$PWD/kernels/mine/seed.c' does not define the entry point 'gemm' (entry_name)"
+	myproblem '.harness_sources = ["harness.c", "missing.c"]'
+	run -1 ks-init -p mine -t cpu pop
+	assert_output "ks-init: '$PWD/kernels/mine/problem.json': field \"harness_sources\": '$PWD/kernels/mine/missing.c' does not exist"
+	assert_not_exist pop
+	# the copy as it is: a valid problem
+	myproblem '.'
+	run -0 ks-init -p mine -t cpu pop
+	assert_file_exists pop/run.json
+}

@@ -73,6 +73,37 @@ target_supported(const struct ks_problem *p, const char *target)
 	return 0;
 }
 
+/*
+ * The seed kernel is there and defines the entry point, and each harness
+ * source is there: mistakes of a new problem named before a run, not met
+ * as a seed recorded incorrect.
+ */
+static int
+problem_files_valid(const struct ks_problem *p)
+{
+	char *path = ks_problem_file(p, "seed_kernel"), *code = path ? ks_file_read(path, NULL) : NULL;
+	const cJSON *src;
+	int ok = code != NULL;
+
+	if (code && !ks_code_defines(code, p->entry_name)) {
+		ks_warnx("'%s': the seed kernel '%s' does not define the entry point '%s' (entry_name)", p->path, path,
+		    p->entry_name);
+		ok = 0;
+	}
+	free(code);
+	free(path);
+	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(p->json, "harness_sources")) {
+		char *h = cJSON_IsString(src) ? ks_easprintf("%s/%s", p->dir, src->valuestring) : NULL;
+
+		if (ok && (!h || !ks_exists(h))) {
+			ks_warnx("'%s': field \"harness_sources\": '%s' does not exist", p->path, h ? h : "(not a string)");
+			ok = 0;
+		}
+		free(h);
+	}
+	return ok;
+}
+
 static const char *
 stage_model(const char *stage_var)
 {
@@ -99,7 +130,7 @@ create(const char *root, const char *out, const char *problem, const char *targe
 		const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(p.json, "targets"), 0);
 		target = cJSON_IsString(t) ? t->valuestring : "cpu";
 	}
-	if (!ks_target_find(target))
+	if (!ks_target_find(target) || !problem_files_valid(&p))
 		goto out;
 	if (!target_supported(&p, target)) {
 		ks_warnx("problem '%s' does not support target '%s' (see '%s')", problem, target, p.path);

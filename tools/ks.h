@@ -405,6 +405,8 @@ double ks_bound_us(const struct ks_problem *p, const char *target, const cJSON *
  * problem's own "forbidden" rules); the reason, or NULL when none.
  */
 char *ks_static_check(const char *src, const cJSON *forbidden);
+/* 1 when name appears in code as an identifier followed by '(' (a definition or a call). */
+int ks_code_defines(const char *code, const char *name);
 
 /* ks_tune.c: tunable parameters a kernel declares ("#define X 8  ks-tune: 4 8 16") */
 #define KS_TUNE_MAX_VALUES 16

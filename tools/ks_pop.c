@@ -231,6 +231,37 @@ forbidden_valid(const struct ks_problem *p)
 	return 1;
 }
 
+/*
+ * What the check of every candidate rests on, found at load and not as a
+ * seed recorded incorrect: a tolerance, an entry point that names
+ * entry_name, a task for the model, a seed that is a small integer.
+ */
+static int
+check_valid(const struct ks_problem *p)
+{
+	const cJSON *tol = ks_json_obj(p->json, "tolerance", p->path);
+	const char *entry = ks_json_str(p->json, "entry_point", p->path);
+	double rtol, atol;
+	long seed;
+
+	if (!tol || ks_json_num(tol, "rtol", p->path, &rtol) < 0 || ks_json_num(tol, "atol", p->path, &atol) < 0 ||
+	    !entry || !ks_json_str(p->json, "task", p->path))
+		return 0;
+	if (rtol < 0 || atol < 0) {
+		ks_warnx("'%s': field \"tolerance\": rtol and atol must not be negative", p->path);
+		return 0;
+	}
+	if (!ks_code_defines(entry, p->entry_name)) {
+		ks_warnx("'%s': field \"entry_point\" does not declare entry_name '%s': '%s'", p->path, p->entry_name,
+		    entry);
+		return 0;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(p->json, "seed") && ks_json_int(p->json, "seed", p->path, 0, 1L << 62,
+	    &seed) < 0)
+		return 0;
+	return 1;
+}
+
 int
 ks_problem_load(const char *name, struct ks_problem *p)
 {
@@ -263,7 +294,7 @@ ks_problem_load(const char *name, struct ks_problem *p)
 	    !ks_json_arr(p->json, "harness_sources", p->path))
 		goto fail;
 	if (!shapes_valid(p, p->test_shapes, "test_shapes") ||
-	    !shapes_valid(p, p->bench_shapes, "bench_shapes") || !forbidden_valid(p))
+	    !shapes_valid(p, p->bench_shapes, "bench_shapes") || !forbidden_valid(p) || !check_valid(p))
 		goto fail;
 	return 0;
 fail:

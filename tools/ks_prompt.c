@@ -170,24 +170,6 @@ ks_reply_json(const char *text, char **why)
 	return NULL;
 }
 
-/* 1 when name appears in code as an identifier followed by '('. */
-static int
-defines(const char *code, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = code; (p = strstr(p, name)); p += n) {
-		const char *q = p + n;
-
-		if (p > code && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
-			continue;
-		while (*q == ' ' || *q == '\t' || *q == '\n')
-			q++;
-		if (*q == '(')
-			return 1;
-	}
-	return 0;
-}
 
 char *
 ks_reply_code(const char *text, const char *entry, char **why)
@@ -209,7 +191,7 @@ ks_reply_code(const char *text, const char *entry, char **why)
 		*why = ks_estrdup("the reply holds no fenced code block (```c ... ```)");
 		return NULL;
 	}
-	if (!defines(best, entry)) {
+	if (!ks_code_defines(best, entry)) {
 		*why = ks_easprintf("the code does not define the entry point %s", entry);
 		free(best);
 		return NULL;

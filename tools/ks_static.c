@@ -10,6 +10,7 @@
  * that a comment saying "no cuBLAS here" is no offence; #include lines are
  * matched with their file names kept.
  */
+#include <ctype.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,4 +181,23 @@ ks_static_check(const char *src, const cJSON *forbidden)
 	free(code);
 	free(incl);
 	return why;
+}
+
+/* An identifier followed by '(': a definition (or a call) of name. */
+int
+ks_code_defines(const char *code, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = code; (p = strstr(p, name)); p += n) {
+		const char *q = p + n;
+
+		if (p > code && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		while (*q == ' ' || *q == '\t' || *q == '\n')
+			q++;
+		if (*q == '(')
+			return 1;
+	}
+	return 0;
 }
