@@ -165,7 +165,8 @@ runners_left() {
 		| [$prob.bench_shapes[] as $s | [$prob.dims[] as $d | {($d): $s[$d]}] | add] as $shapes
 		| ($r | map(.time_us | log) | add / length | exp) as $gm
 		| def sound:
-			keys == ["max_us", "mean_us", "median_us", "min_us", "runs", "shape", "stderr_us", "time_us"]
+			keys == ["converged", "max_us", "mean_us", "median_us", "min_us", "rel_stderr", "runs", "shape", "stderr_us", "time_us"]
+			and (.converged | type == "boolean") and ((.rel_stderr == null) == (.stderr_us == null))
 			and (.runs | type == "number" and . == floor and . >= 1)
 			and 0 < .min_us and .min_us <= .median_us and .median_us <= .max_us
 			and .min_us <= .mean_us and .mean_us <= .max_us
@@ -423,4 +424,19 @@ $(n_bench_shapes)"
 	assert_no_temp_files pop
 	run find $C -name '.harness.json.*'
 	assert_output ""
+}
+
+@test "each shape says how far its time can be trusted: rel_stderr, converged; ks-report shows the spread" {
+	use seeded
+	# time enough for the stop rule (standard error under 0.5 %) on a quiet machine, or not under load
+	KS_TIME_CAP_S=0.3 KS_MIN_RUNS=3 run -0 ks-bench $C
+	run jf $C/bench.json '[.results[] | (.rel_stderr | type == "number") and ((.rel_stderr - .stderr_us / .mean_us) | fabs < 1e-12) and (.converged | type == "boolean")] | all' \
+		'[.results[] | .converged == (.rel_stderr < 0.005)] | all'
+	assert_output $'true\ntrue'
+	# one run a shape: no spread, not converged, and the report says so
+	KS_TIME_CAP_S=0.000001 KS_MIN_RUNS=1 run -0 ks-bench $C
+	run jf $C/bench.json '[.results[] | .rel_stderr == null and .converged == false] | all'
+	assert_output true
+	run -0 ks-report pop
+	assert_line --regexp '^g000c0 +- +- +ok +[0-9.]+ +1\.00x +-!  \(seed\)$'
 }

@@ -38,12 +38,12 @@ setup() {
 	run -0 --separate-stderr ks-report pop
 	assert_equal "$stderr" ""
 	assert_output "$(cat <<'T'
-id       base     ref      status           score_us  speedup  plan
-g000c0   -        -        ok                  100.0    1.00x  (seed)
-g001c0   g000c0   g000c0   ok                   50.0    2.00x  BM 16 -> 32
-g001c1   g000c0   g000c0   incorrect               -        -  -
-g001c2   g000c0   g000c0   ok                  125.0    0.80x  -
-g002c0   g001c0   g001c2   pending                 -        -  UNROLL 1 -> 2
+id       base     ref      status           score_us  speedup  spread  plan
+g000c0   -        -        ok                  100.0    1.00x       -  (seed)
+g001c0   g000c0   g000c0   ok                   50.0    2.00x       -  BM 16 -> 32
+g001c1   g000c0   g000c0   incorrect               -        -       -  -
+g001c2   g000c0   g000c0   ok                  125.0    0.80x       -  -
+g002c0   g001c0   g001c2   pending                 -        -       -  UNROLL 1 -> 2
 pop: generations 0..2, 5 kernels, 3 correct; best g001c0 50.0 us, 2.00x the seed g000c0 (100.0 us)
 T
 )"
@@ -75,8 +75,8 @@ T
 @test "ks-report without a correct seed shows no speed-up and no comparison" {
 	use badseed
 	run -0 ks-report pop
-	assert_line --index 1 "g000c0   -        -        incorrect               -        -  (seed)"
-	assert_line --index 2 "g001c0   g000c0   g000c0   ok                   40.0        -  -"
+	assert_line --index 1 "g000c0   -        -        incorrect               -        -       -  (seed)"
+	assert_line --index 2 "g001c0   g000c0   g000c0   ok                   40.0        -       -  -"
 	assert_line --index 3 "pop: generations 0..1, 2 kernels, 1 correct; best g001c0 40.0 us"
 }
 
@@ -86,7 +86,7 @@ T
 	assert_output --regexp "^pop: .*0 kernels, 0 correct"
 	refute_output --partial "0..-1"
 	run -0 ks-report pop
-	assert_line --index 0 "id       base     ref      status           score_us  speedup  plan"
+	assert_line --index 0 "id       base     ref      status           score_us  speedup  spread  plan"
 	assert_equal "${#lines[@]}" 2
 }
 

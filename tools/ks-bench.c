@@ -179,6 +179,25 @@ static const char *const stat_keys[] = {
 };
 
 /*
+ * How far to trust a shape's time: its relative standard error (null with
+ * one run) and whether the harness's stop rule (standard error under
+ * 0.5 % of the mean) was met before the time cap.  A time that did not
+ * converge is noise, and says so.
+ */
+static void
+add_spread(cJSON *e, const cJSON *h)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(h, "converged");
+	double se, mean;
+
+	if (ks_json_num(h, "stderr_us", NULL, &se) == 0 && ks_json_num(h, "mean_us", NULL, &mean) == 0 && mean > 0)
+		cJSON_AddNumberToObject(e, "rel_stderr", se / mean);
+	else
+		cJSON_AddNullToObject(e, "rel_stderr");
+	cJSON_AddBoolToObject(e, "converged", cJSON_IsTrue(c));
+}
+
+/*
  * Copies the harness's per-shape numbers into res under the problem's
  * shapes and computes the score.  A time under the shape's speed of light
  * sets *faster, the reason the result cannot stand.  Returns 0, -1 when
@@ -214,6 +233,7 @@ add_results(const struct bench *b, const cJSON *hres, cJSON *res, double *score,
 			else
 				cJSON_AddNumberToObject(e, stat_keys[k], v);
 		}
+		add_spread(e, h);
 		if (ks_json_num(h, "time_us", NULL, &v) < 0 || v <= 0)
 			return -1;
 		logsum += log(v);

@@ -25,10 +25,39 @@ parent(const struct ks_cand *c, const char *key)
 	return id ? id : "-";
 }
 
+/*
+ * How far to trust a score: the largest relative standard error of its
+ * shapes, marked ! when a shape's timing hit the time cap before the
+ * harness's stop rule (0.5 %) was met; "-" when unknown.
+ */
+static void
+spread(char *buf, size_t n, const struct ks_cand *c)
+{
+	const cJSON *r;
+	double worst = -1, v;
+	int unconverged = 0;
+
+	cJSON_ArrayForEach(r, c->bench.results) {
+		if (ks_json_num(r, "rel_stderr", NULL, &v) == 0 && v > worst)
+			worst = v;
+		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(r, "converged")))
+			unconverged = 1;
+	}
+	if (c->score_us <= 0)
+		snprintf(buf, n, "-");
+	else if (worst < 0)	/* one run a shape: no spread to give */
+		snprintf(buf, n, "-%s", unconverged ? "!" : "");
+	else
+		snprintf(buf, n, "%.1f%%%s", 100 * worst, unconverged ? "!" : "");
+}
+
 static void
 print_table(const struct ks_cand *c, size_t n, double seed_score)
 {
-	printf("%-8s %-8s %-8s %-12s %12s %8s  %s\n", "id", "base", "ref", "status", "score_us", "speedup", "plan");
+	char sp[32];
+
+	printf("%-8s %-8s %-8s %-12s %12s %8s %7s  %s\n", "id", "base", "ref", "status", "score_us", "speedup", "spread",
+	    "plan");
 	for (size_t i = 0; i < n; i++) {
 		const char *title = ks_json_str(c[i].cand.plan, "title", NULL);
 
@@ -40,7 +69,8 @@ print_table(const struct ks_cand *c, size_t n, double seed_score)
 			printf("%12.1f %8s", c[i].score_us, "-");
 		else
 			printf("%12s %8s", "-", "-");
-		printf("  %s\n", title ? title : (c[i].gen == 0 ? "(seed)" : "-"));
+		spread(sp, sizeof sp, &c[i]);
+		printf(" %7s  %s\n", sp, title ? title : (c[i].gen == 0 ? "(seed)" : "-"));
 	}
 }
 
@@ -147,7 +177,10 @@ main(int argc, char *argv[])
 	int brief = 0, rval = 0;
 	struct ks_args_spec spec = { "[-b] pop",
 		"  Prints a table of every kernel of pop (id, parents, status, score in\n"
-		"  microseconds, speed-up over the seed) and a summary line.\n"
+		"  microseconds, speed-up over the seed, spread: the largest relative\n"
+		"  standard error of its shapes, ! when one did not converge) and a\n"
+		"  summary line; then each result that changed after a later\n"
+		"  generation was made from it.\n"
 		"  -b  print only the summary line\n", "b", on_flag, &brief };
 	const char *root = ks_args(argc, argv, &spec);
 	struct ks_cand *c;

@@ -88,6 +88,7 @@ struct bench_rec {
 	const struct shape *shape;
 	double mean, median, min, max, sem;	/* seconds */
 	long runs;
+	int converged;		/* the stop rule was met, not the time cap */
 };
 
 struct report {
@@ -656,6 +657,8 @@ summarize(struct bench_rec *rec, double *t, long n)
 	rec->max = t[n - 1];
 	rec->median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 	rec->runs = n;
+	/* the same test as the timing loop's stop (a recomputation may differ in the last bit: either is fine) */
+	rec->converged = n > 1 && rec->sem < TARGET_RSE * rec->mean;
 }
 
 /*
@@ -866,7 +869,8 @@ json_report(FILE *fp, const struct report *r)
 		json_num(fp, b->max * 1e6);
 		fputs(", \"stderr_us\": ", fp);
 		json_num(fp, b->sem * 1e6);
-		fprintf(fp, ", \"runs\": %ld}", b->runs);
+		fprintf(fp, ", \"runs\": %ld, \"converged\": %s}", b->runs,
+		    b->converged ? "true" : "false");
 	}
 	fputs("],\n \"timer\": ", fp);
 	json_str(fp, tm->description);
