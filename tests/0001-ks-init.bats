@@ -122,3 +122,17 @@ myproblem() {
 	run -0 ks-init -p mine -t cpu pop
 	assert_file_exists pop/run.json
 }
+
+@test "a problem.json whose dims are not the harness's is named at the seed's first run" {
+	# M and N swapped in problem.json (the shapes too, so that they stay valid)
+	myproblem '.dims = ["N", "M", "K"]'
+	run -0 ks-init -p mine -t cpu -k 1 pop
+	ks-implement pop/gen-000/c0 && ks-build pop/gen-000/c0
+	run -0 ks-bench pop/gen-000/c0
+	run jf pop/gen-000/c0/bench.json .status .message
+	assert_line --index 0 crashed
+	assert_line --index 1 --partial "problem.json's dims (N M K) are not those of the harness's ks_problem (M N K)"
+	# the runner by hand says so too
+	run -1 pop/gen-000/c0/runner --test 1x2x3
+	assert_output --partial "problem.json's dims (N M K) are not those of the harness's ks_problem (M N K)"
+}

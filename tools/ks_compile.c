@@ -11,6 +11,20 @@
 
 #define MAX_DIAGNOSTICS 65536
 
+/* -DKS_DEFAULT_DIMS="M N K": problem.json's dims, which the harness checks against its own. */
+static char *
+dims_define(const struct ks_problem *p)
+{
+	struct ks_buf b = { 0 };
+	const cJSON *d;
+
+	ks_buf_puts(&b, "-DKS_DEFAULT_DIMS=\"");
+	cJSON_ArrayForEach(d, p->dims)
+		ks_buf_printf(&b, "%s%s", b.s[b.len - 1] == '"' ? "" : " ", cJSON_IsString(d) ? d->valuestring : "?");
+	ks_buf_puts(&b, "\"");
+	return b.s;
+}
+
 /*
  * The problem's check and shapes as the runner's defaults, so that the
  * runner run by hand with no option checks and times what ks-bench has it
@@ -32,6 +46,7 @@ add_defaults(char ***argv, size_t *n, const struct ks_problem *p)
 	ks_argv_add(argv, n, ks_easprintf("-DKS_DEFAULT_SEED=%ld", seed));
 	ks_argv_add(argv, n, ks_easprintf("-DKS_DEFAULT_TIME_CAP=%.17g", cap));
 	ks_argv_add(argv, n, ks_easprintf("-DKS_DEFAULT_MIN_RUNS=%ld", (long)runs));
+	ks_argv_add(argv, n, dims_define(p));
 	ks_argv_add(argv, n, ks_easprintf("-DKS_DEFAULT_TESTS=\"%s\"", tests));
 	ks_argv_add(argv, n, ks_easprintf("-DKS_DEFAULT_BENCHES=\"%s\"", benches));
 	free(tests);

@@ -54,6 +54,9 @@
 #ifndef KS_DEFAULT_MIN_RUNS
 #define KS_DEFAULT_MIN_RUNS	5
 #endif
+#ifndef KS_DEFAULT_DIMS
+#define KS_DEFAULT_DIMS	""	/* problem.json's dims, space-separated: checked against the harness's */
+#endif
 #ifndef KS_DEFAULT_TESTS
 #define KS_DEFAULT_TESTS	""
 #endif
@@ -904,6 +907,26 @@ write_report(int fd, const struct report *r)
 	free(buf);
 }
 
+/*
+ * problem.json's dims (from ks-build) are the harness's own, in order: a
+ * problem whose two disagree is named at its first run, not met as
+ * shapes of the wrong meaning.
+ */
+static void
+check_dims(void)
+{
+	char mine[256] = "";
+	int i, len = 0;
+
+	if (!*KS_DEFAULT_DIMS)
+		return;
+	for (i = 0; i < P->ndims && len < (int)sizeof(mine); i++)
+		len += snprintf(mine + len, sizeof(mine) - len, "%s%s", i ? " " : "", P->dim_names[i]);
+	if (strcmp(mine, KS_DEFAULT_DIMS) != 0)
+		die(1, "problem.json's dims (%s) are not those of the harness's ks_problem (%s)",
+		    KS_DEFAULT_DIMS, mine);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -913,6 +936,7 @@ main(int argc, char **argv)
 
 	if (P->ndims < 1 || P->ndims > KS_MAX_DIMS)
 		die(1, "bad problem '%s': ndims %d", P->name, P->ndims);
+	check_dims();
 	parse_args(&o, argc, argv);
 
 	memset(&r, 0, sizeof(r));
