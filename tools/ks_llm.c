@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -560,21 +559,13 @@ post_with_retries(const struct ks_llm *llm, const char *url, const char *body, i
 static char *
 sha256_hex(const char *a, const char *b, const char *c)
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int len = 0;
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	char *hex;
+	struct ks_hash *h = ks_hash_new();
 
-	EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
-	EVP_DigestUpdate(ctx, a, strlen(a) + 1);
-	EVP_DigestUpdate(ctx, b, strlen(b) + 1);
-	EVP_DigestUpdate(ctx, c, strlen(c));
-	EVP_DigestFinal_ex(ctx, md, &len);
-	EVP_MD_CTX_free(ctx);
-	hex = ks_emalloc(2 * len + 1);
-	for (unsigned i = 0; i < len; i++)
-		sprintf(hex + 2 * i, "%02x", md[i]);
-	return hex;
+	/* a and b with their NULs, c without: the cache keys of earlier runs stay valid */
+	ks_hash_str(h, a);
+	ks_hash_str(h, b);
+	ks_hash_add(h, c, strlen(c));
+	return ks_hash_end(h);
 }
 
 /* One line per call, appended whole under a lock: parallel stages share the ledger. */
