@@ -49,14 +49,23 @@ ks_slots := $(if $(filter 1 2 3 4 5,$(K)),$(wordlist 1,$(K),0 1 2 3 4))
 # of the generation before it: 001 -> 000, 010 -> 009, 100 -> 099.
 ks_prev = $(word $(patsubst 0%,%,$(patsubst 0%,%,$1)),$(ks_gens))
 
-# ks_cands G: the candidate directories of generation G (000: the seed alone).
-ks_cands = $(if $(filter 000,$1),$(POP)/gen-000/c0,$(foreach s,$(ks_slots),$(POP)/gen-$1/c$s))
+# The slots that the generations' plans leave empty (the offline proposer
+# had fewer than K untried configurations left, or none: "search space
+# exhausted"): they have no candidate, and make does not wait for one.
+ks_empty := $(if $(wildcard $(POP)/run.json),$(shell $(KS_BIN)/ks-report -e '$(POP)' 2>/dev/null))
 
-# ks_benches G: what generation G ends with, a bench.json per candidate.
+# ks_cands G: the candidate directories of generation G (000: the seed alone).
+ks_cands = $(if $(filter 000,$1),$(POP)/gen-000/c0,$(filter-out $(ks_empty),$(foreach s,$(ks_slots),$(POP)/gen-$1/c$s)))
+
+# ks_ends G: what generation G ends with: a bench.json per candidate, and
+# its plans (which may keep none).
+ks_ends = $(call ks_benches,$1) $(if $(filter 000,$1),,$(POP)/gen-$1/hypotheses.json)
+
+# ks_benches G: a bench.json per candidate of generation G.
 ks_benches = $(addsuffix /bench.json,$(call ks_cands,$1))
 
-# ks-pipeline: generation N's benches, and so every generation before it.
-ks-pipeline: $(call ks_benches,$(lastword $(ks_gens)))
+# ks-pipeline: generation N's benches and plans, and so every generation before it.
+ks-pipeline: $(call ks_ends,$(lastword $(ks_gens)))
 
 # gen-000/c0/candidate.json (and kernel): the problem's seed, from run.json (made by generation's ks-init)
 $(POP)/gen-000/c0/candidate.json: $(POP)/run.json
@@ -68,7 +77,7 @@ define ks_generation
 # gen-$1/select.json: the base and reference kernels, once the benches of the generation
 # before are made; order-only (after |): a bench of that generation redone later never
 # makes this generation again, so finished generations are never rewritten by make
-$(POP)/gen-$1/select.json: | $(call ks_benches,$(call ks_prev,$1))
+$(POP)/gen-$1/select.json: | $(call ks_ends,$(call ks_prev,$1))
 	$$(KS_BIN)/ks-select -o $$@ $$(@D)
 
 # gen-$1/hypotheses.json: the K kept plans, from select.json

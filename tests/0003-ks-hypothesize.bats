@@ -246,12 +246,13 @@ BK 32 -> 64 (expected +82%: 1 pair(s) of measured kernels differing only in BK: 
 	assert_file_not_exists pop/gen-001/hypotheses.json
 }
 
-@test "ks-hypothesize says when fewer than 5 untried configurations are left" {
+@test "ks-hypothesize proposes the last untried configurations, fewer than 5, and says so" {
 	use seed
 	printf '#define TILE 4 /* ks-tune: 4 8 */\nvoid sgemm(void) {}\n' > pop/gen-000/c0/kernel.c
-	run -1 ks-hypothesize pop/gen-001
-	assert_output "ks-hypothesize: 'pop/gen-000/c0/kernel.c': only 1 untried configuration(s) near the base are left; the offline proposer needs 5: configure an LLM"
-	assert_file_not_exists pop/gen-001/hypotheses.json
+	run -0 ks-hypothesize pop/gen-001
+	assert_output "ks-hypothesize: 'pop/gen-001': only 1 untried configuration(s) are left: 1 candidate(s) instead of K=3"
+	run jf pop/gen-001/hypotheses.json '[.plans[].changes]' .chosen '.avenues | length'
+	assert_output $'[{"TILE":8}]\n[0]\n1'
 }
 
 @test "ks-hypothesize names a base kernel whose source is missing" {

@@ -180,7 +180,7 @@ LOOP_ORDER 0 -> 1'
 	use seed
 	jset pop/gen-001/hypotheses.json '.chosen = [0, 1]'
 	run -1 ks-implement pop/gen-001/c0
-	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': \"chosen\" holds 2 plan indexes, not K=3"
+	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': \"chosen\" holds 2 plan indexes, not 3 (K=3 of 5 plans)"
 	assert_not_exist pop/gen-001/c0
 }
 
@@ -194,17 +194,38 @@ LOOP_ORDER 0 -> 1'
 	assert_not_exist pop/gen-001/c0
 }
 
-@test "ks-implement rejects hypotheses.json without \"chosen\" or with 4 plans" {
+@test "ks-implement rejects hypotheses.json without \"chosen\", with 6 plans, none, or plans beside \"exhausted\"" {
 	use seed
 	cp pop/gen-001/hypotheses.json h.json
 	jset pop/gen-001/hypotheses.json 'del(.chosen)'
 	run -1 ks-implement pop/gen-001/c0
 	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': field \"chosen\" is missing"
 	cp h.json pop/gen-001/hypotheses.json
-	jset pop/gen-001/hypotheses.json 'del(.plans[-1])'
+	jset pop/gen-001/hypotheses.json '.plans += [.plans[0]]'
 	run -1 ks-implement pop/gen-001/c0
-	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': \"plans\" holds 4 plans, not 5"
+	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': \"plans\" holds 6 plans, not 1 to 5"
+	cp h.json pop/gen-001/hypotheses.json
+	jset pop/gen-001/hypotheses.json '.plans = [] | .chosen = []'
+	run -1 ks-implement pop/gen-001/c0
+	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': \"plans\" holds 0 plans, not 1 to 5"
+	cp h.json pop/gen-001/hypotheses.json
+	jset pop/gen-001/hypotheses.json '.exhausted = "search space exhausted"'
+	run -1 ks-implement pop/gen-001/c0
+	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': \"plans\" holds 5 plans, not 0 (the search space is exhausted)"
+	jset pop/gen-001/hypotheses.json '.exhausted = 1 | .plans = [] | .chosen = []'
+	run -1 ks-implement pop/gen-001/c0
+	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': field \"exhausted\" is not a non-empty string"
 	assert_not_exist pop/gen-001/c0
+}
+
+@test "ks-implement takes 4 plans of the offline proposer's last untried configurations, \"chosen\" indexing them" {
+	use seed
+	jset pop/gen-001/hypotheses.json 'del(.plans[-1]) | .chosen = [3, 0, 1]'
+	run -0 ks-implement pop/gen-001/c0
+	assert_equal "$(jget pop/gen-001/c0/candidate.json .plan.index)" 3
+	jset pop/gen-001/hypotheses.json '.chosen = [0, 1, 4]'
+	run -1 ks-implement pop/gen-001/c1
+	assert_output "ks-implement: 'pop/gen-001/hypotheses.json': \"chosen\" must hold distinct plan indexes from 0 to 3"
 }
 
 @test "ks-implement rejects a plan with an innovation out of 1 to 10 or uplifts upside down" {

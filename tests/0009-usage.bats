@@ -14,21 +14,21 @@ setup() {
 	ks-implement pop/gen-000/c0
 }
 
-# TOOL|its usage line|a word of its -h text|an operand|another|an option it does not know
+# TOOL;its usage line;a word of its -h text;an operand;another;an option it does not know
 USAGE='
-ks-init|usage: ks-init [-p problem] [-t target] [-k K] [-o file] pop|run.json|new|other|-x
-ks-select|usage: ks-select [-o file] pop/gen-NNN|select.json|pop/gen-001|pop/gen-002|-x
-ks-hypothesize|usage: ks-hypothesize [-o file] pop/gen-NNN|hypotheses.json|pop/gen-001|pop/gen-002|-q
-ks-implement|usage: ks-implement [-o file] pop/gen-NNN/cS|candidate.json|pop/gen-001/c0|pop/gen-001/c1|-z
-ks-build|usage: ks-build [-o file] pop/gen-NNN/cS|KS_CC|pop/gen-000/c0|pop/gen-000/c1|-j
-ks-bench|usage: ks-bench [-o file] pop/gen-NNN/cS|KS_BENCH_TIMEOUT_S|pop/gen-000/c0|pop/gen-000/c1|-t
-ks-report|usage: ks-report [-b] pop|-b  print only the summary line|pop|pop|-x
+ks-init;usage: ks-init [-p problem] [-t target] [-k K] [-o file] pop;run.json;new;other;-x
+ks-select;usage: ks-select [-o file] pop/gen-NNN;select.json;pop/gen-001;pop/gen-002;-x
+ks-hypothesize;usage: ks-hypothesize [-o file] pop/gen-NNN;hypotheses.json;pop/gen-001;pop/gen-002;-q
+ks-implement;usage: ks-implement [-o file] pop/gen-NNN/cS;candidate.json;pop/gen-001/c0;pop/gen-001/c1;-z
+ks-build;usage: ks-build [-o file] pop/gen-NNN/cS;KS_CC;pop/gen-000/c0;pop/gen-000/c1;-j
+ks-bench;usage: ks-bench [-o file] pop/gen-NNN/cS;KS_BENCH_TIMEOUT_S;pop/gen-000/c0;pop/gen-000/c1;-t
+ks-report;usage: ks-report [-b | -e] pop;-e  print only the candidate directories;pop;pop;-x
 '
 
 @test "every tool: -h and --help print usage to stdout; no operand, two, or an unknown option exit 2 with usage on stderr and write nothing" {
 	local tool usage word one two bad before n=0
 	before=$(find pop -printf '%p %s %T@\n' | sort)
-	while IFS='|' read -r tool usage word one two bad; do
+	while IFS=';' read -r tool usage word one two bad; do
 		[ -n "$tool" ] || continue
 		n=$((n + 1))
 		# (each assertion's message shows the usage line, so the tool)

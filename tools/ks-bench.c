@@ -466,6 +466,11 @@ bench(const char *dir, const char *out)
 	if (ks_cand_dir_parse(dir, &b.root, &b.gen, &b.slot) < 0)
 		return 1;
 	ks_id_format(b.id, sizeof b.id, b.gen, b.slot);
+	/* a slot the generation's plans leave empty: nothing to bench (make asks anyway) */
+	if (access(dir, F_OK) != 0 && ks_slot_unplanned(b.root, b.gen, b.slot)) {
+		rc = 0;
+		goto out;
+	}
 	if (ks_run_load(b.root, &b.run) < 0)
 		goto out;
 	if (!(b.target = ks_target_find(b.run.target)) || ks_problem_load(b.run.problem, &b.prob) < 0)

@@ -124,6 +124,11 @@ build(const char *dir, const char *out)
 		free(cpath);
 		return 1;
 	}
+	/* a slot the generation's plans leave empty: nothing to build (make asks anyway) */
+	if (access(dir, F_OK) != 0 && ks_slot_unplanned(b.root, b.gen, b.slot)) {
+		rc = 0;
+		goto out;
+	}
 	if (ks_run_load(b.root, &b.run) < 0)
 		goto out;
 	if (!(b.target = ks_target_find(b.run.target)) || ks_problem_load(b.run.problem, &b.prob) < 0)

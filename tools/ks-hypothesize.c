@@ -94,8 +94,9 @@ hypothesize(const char *dir, const char *out)
 	struct ks_llm llm;
 	struct ks_run run;
 	char *root = NULL, *path = NULL, *where = NULL;
-	cJSON *h = NULL, *chosen, *usage;
-	long gen, picks[KS_MAX_K];
+	cJSON *h = NULL, *chosen, *usage, *plans;
+	const char *ex;
+	long gen, picks[KS_MAX_K], nkeep;
 	size_t n = 0;
 	int rc = 1, online = -1;
 
@@ -119,11 +120,18 @@ hypothesize(const char *dir, const char *out)
 		goto out_run;
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/hypotheses.json", dir);
 	where = ks_easprintf("%s (as proposed)", path);
-	if (ks_hypotheses_check(h, where, 0) < 0 ||
-	    ks_plans_choose(cJSON_GetObjectItemCaseSensitive(h, "plans"), run.k, picks) < 0)
+	plans = cJSON_GetObjectItemCaseSensitive(h, "plans");
+	/* K plans are kept, or every plan when the offline proposer had fewer left */
+	nkeep = run.k < cJSON_GetArraySize(plans) ? run.k : cJSON_GetArraySize(plans);
+	if (ks_hypotheses_check(h, where, 0) < 0 || ks_plans_choose(plans, nkeep, picks) < 0)
 		goto out_run;
+	if ((ex = ks_json_str(h, "exhausted", NULL)))
+		fprintf(stderr, "%s: '%s': %s: no candidates in this generation\n", ks_progname, dir, ex);
+	else if (nkeep < run.k)
+		fprintf(stderr, "%s: '%s': only %ld untried configuration(s) are left: %ld candidate(s) instead of K=%ld\n",
+		    ks_progname, dir, nkeep, nkeep, run.k);
 	chosen = cJSON_AddArrayToObject(h, "chosen");
-	for (long i = 0; i < run.k; i++)
+	for (long i = 0; i < nkeep; i++)
 		cJSON_AddItemToArray(chosen, cJSON_CreateNumber((double)picks[i]));
 	cJSON_AddStringToObject(h, "base", base->id);
 	cJSON_AddStringToObject(h, "model", online == 0 ? llm.model : "offline");

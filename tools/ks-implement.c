@@ -19,6 +19,7 @@ struct slot {
 	long gen, slot;
 	struct ks_run run;
 	const struct ks_target *target;
+	int unplanned;          /* the generation keeps no plan for this slot */
 };
 
 static cJSON *
@@ -259,7 +260,7 @@ fail:
 }
 
 static char *
-planned_source(const struct slot *s, cJSON **cand, char **rejected)
+planned_source(struct slot *s, cJSON **cand, char **rejected)
 {
 	struct ks_cand *c = NULL, *base, *ref;
 	char *gdir = ks_gen_dir(s->root, s->gen), *where = NULL, *kpath = NULL, *bsrc = NULL, *src = NULL;
@@ -288,6 +289,14 @@ planned_source(const struct slot *s, cJSON **cand, char **rejected)
 	}
 	if (s->slot >= s->run.k) {
 		ks_warnx("'%s': slot c%ld is beyond K=%ld of '%s'", s->dir, s->slot, s->run.k, s->run.path);
+		goto out;
+	}
+	if (s->slot >= cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(h, "chosen"))) {
+		const char *ex = ks_json_str(h, "exhausted", NULL);
+
+		fprintf(stderr, "%s: '%s': no candidate: %s\n", ks_progname, s->dir,
+		    ex ? "the search space is exhausted (hypotheses.json)" : "hypotheses.json keeps fewer plans than K");
+		s->unplanned = 1;
 		goto out;
 	}
 	idx = (long)cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(h, "chosen"), (int)s->slot)->valuedouble;
@@ -348,8 +357,10 @@ implement(const char *dir, const char *out)
 	if (!(s.target = ks_target_find(s.run.target)))
 		goto out_run;
 	src = s.gen == 0 ? seed_source(&s, &cand) : planned_source(&s, &cand, &rejected);
-	if (!cand)
+	if (!cand) {
+		rc = s.unplanned ? 0 : 1;
 		goto out_run;
+	}
 	kpath = ks_easprintf("%s/kernel.%s", dir, s.target->ext);
 	cpath = out ? ks_estrdup(out) : ks_easprintf("%s/candidate.json", dir);
 	if (ks_mkdir_p(dir) < 0)

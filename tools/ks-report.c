@@ -8,12 +8,25 @@
 
 #include "ks.h"
 
+struct opts {
+	int brief;	/* -b */
+	int empty;	/* -e */
+};
+
 static int
 on_flag(int ch, const char *value, void *arg)
 {
-	(void)ch;
+	struct opts *o = arg;
+
 	(void)value;
-	*(int *)arg = 1;	/* -b */
+	if (ch == 'b')
+		o->brief = 1;
+	else
+		o->empty = 1;
+	if (o->brief && o->empty) {
+		ks_warnx("-b and -e do not go together: -b prints the summary, -e the empty slots");
+		return 2;
+	}
 	return 0;
 }
 
@@ -78,9 +91,10 @@ static void
 print_summary(const char *root, const struct ks_cand *c, size_t n)
 {
 	const struct ks_cand *best = NULL, *seed = NULL;
-	long last_gen = -1;
-	size_t ok = 0;
+	size_t ok = 0, ngens;
+	long *gens = ks_gens_list(root, &ngens), last_gen = ngens ? gens[ngens - 1] : -1;
 
+	free(gens);	/* a generation may have no candidates: its plans said the search was exhausted */
 	for (size_t i = 0; i < n; i++) {
 		if (c[i].gen > last_gen)
 			last_gen = c[i].gen;
@@ -171,17 +185,67 @@ print_usage(const char *root)
 	return 0;
 }
 
+/*
+ * -e: the candidate directories that the generations' plans leave empty
+ * (fewer kept plans than K: the offline proposer had fewer untried
+ * configurations, or none), one per line, for pipeline.mk not to wait for.
+ */
+static void
+print_empty_slots(const char *pop, const struct ks_run *run)
+{
+	size_t ngens;
+	long *gens = ks_gens_list(run->root, &ngens);
+
+	for (size_t i = 0; i < ngens; i++) {
+		int kept = ks_plans_kept(run->root, gens[i]);
+
+		if (kept < 0)	/* no plans yet */
+			continue;
+		/* named as make names them: pop as given */
+		for (long s = kept; s < run->k; s++)
+			printf("%s/gen-%03ld/c%ld\n", pop, gens[i], s);
+	}
+	free(gens);
+}
+
+/* The first generation whose plans say the search space is exhausted, and why. */
+static void
+print_exhausted(const char *root)
+{
+	size_t ngens;
+	long *gens = ks_gens_list(root, &ngens);
+
+	for (size_t i = 0; i < ngens; i++) {
+		char *dir = ks_gen_dir(root, gens[i]);
+		cJSON *h = NULL;
+		const char *why;
+
+		if (ks_plans_kept(root, gens[i]) == 0 && (h = ks_hypotheses_load(dir, 0)) &&
+		    (why = ks_json_str(h, "exhausted", NULL))) {
+			printf("%s: generation %ld: %s\n", root, gens[i], why);
+			i = ngens;
+		}
+		cJSON_Delete(h);
+		free(dir);
+	}
+	free(gens);
+}
+
 int
 main(int argc, char *argv[])
 {
-	int brief = 0, rval = 0;
-	struct ks_args_spec spec = { "[-b] pop",
+	struct opts o = { 0 };
+	int rval = 0;
+	struct ks_args_spec spec = { "[-b | -e] pop",
 		"  Prints a table of every kernel of pop (id, parents, status, score in\n"
 		"  microseconds, speed-up over the seed, spread: the largest relative\n"
 		"  standard error of its shapes, ! when one did not converge) and a\n"
 		"  summary line; then each result that changed after a later\n"
-		"  generation was made from it.\n"
-		"  -b  print only the summary line\n", "b", on_flag, &brief };
+		"  generation was made from it, and where the search space was exhausted.\n"
+		"  -b  print only the summary lines\n"
+		"  -e  print only the candidate directories that the generations' plans\n"
+		"      leave empty (the offline proposer had fewer than K untried\n"
+		"      configurations left), one per line: what pipeline.mk skips\n", "be", on_flag, &o };
 	const char *root = ks_args(argc, argv, &spec);
 	struct ks_cand *c;
 	struct ks_run run;
@@ -190,6 +254,11 @@ main(int argc, char *argv[])
 
 	if (ks_run_load(root, &run) < 0)
 		return 1;
+	if (o.empty) {
+		print_empty_slots(root, &run);
+		ks_run_free(&run);
+		return ks_fclose_stdout() < 0;
+	}
 	if (ks_cands_load(run.root, KS_MAX_GEN + 1, KS_KEEP_GOING, &c, &n) < 0) {
 		ks_run_free(&run);
 		return 1;
@@ -201,9 +270,10 @@ main(int argc, char *argv[])
 		if (c[i].status && strcmp(c[i].status, "unreadable") == 0)
 			rval = 1;
 	}
-	if (!brief)
+	if (!o.brief)
 		print_table(c, n, seed_score);
 	print_summary(run.root, c, n);
+	print_exhausted(run.root);
 	if (print_changed(run.root, c, n) < 0)
 		rval = 1;
 	if (print_usage(run.root) < 0)

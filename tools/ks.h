@@ -262,6 +262,8 @@ struct ks_cand {
 int ks_id_parse(const char *id, long *gen, long *slot);    /* 0, or -1 without a message */
 void ks_id_format(char *buf, size_t n, long gen, long slot);
 char *ks_gen_dir(const char *root, long gen);
+/* The numbers of root's gen-NNN directories, sorted (free it); NULL when none. */
+long *ks_gens_list(const char *root, size_t *n);
 char *ks_cand_dir(const char *root, long gen, long slot);
 /* dir is POP/gen-NNN: sets *root (caller frees) and *gen. */
 int ks_gen_dir_parse(const char *dir, char **root, long *gen);
@@ -306,6 +308,10 @@ int ks_select_load(const char *dir, struct ks_cand *c, size_t n, struct ks_cand 
 int ks_hypotheses_validate(const cJSON *h, long k, int strict, char **why);
 int ks_hypotheses_check(const cJSON *h, const char *file, long k);
 cJSON *ks_hypotheses_load(const char *dir, long k);
+/* The number of plans gen's hypotheses.json keeps, -1 without a valid one (quiet). */
+int ks_plans_kept(const char *root, long gen);
+/* 1 when the generation's plans leave slot empty (fewer kept plans than K): no candidate there. */
+int ks_slot_unplanned(const char *root, long gen, long slot);
 /* The K plans kept of 5 (population(5)): most innovative, highest max uplift, highest min uplift, ...; -1 when fewer distinct plans exist */
 int ks_plans_choose(const cJSON *plans, long k, long *chosen);
 

@@ -88,11 +88,15 @@ ks_offline_select(struct ks_cand *c, size_t n, cJSON **out)
 	return 0;
 }
 
-/* One proposed change: one or two parameters set to new values. */
+/*
+ * One proposed configuration of the base's parameters: the values it sets
+ * (cfg, in the base's order), how many differ from the base, and the
+ * estimate that ranks it.
+ */
 struct move {
+	long cfg[MAX_PARAMS];
 	int nch;
-	int param[2];
-	long value[2];
+	int first;         /* the first parameter it changes, for a stable order */
 	double est, lo, hi;
 	int innovation;
 	int measured;      /* est comes from kernels that have the new value */
@@ -103,6 +107,14 @@ struct config {
 	struct ks_param p[MAX_PARAMS];
 	int n;
 	const struct ks_cand *cand;
+};
+
+/* The moves found so far; every one differs from the base and from each other. */
+struct moves {
+	struct move *m;
+	size_t n, cap;
+	const struct ks_param *bp;
+	int nb;
 };
 
 static int
@@ -225,23 +237,240 @@ score_single(const struct ks_param *p, long v, const struct config *cfg, int m, 
 
 /* 1 when some kernel of the population already has exactly this configuration. */
 static int
-tried(const struct ks_param *base, int nb, const struct move *mv, const struct config *cfg, int m)
+tried(const struct moves *ms, const long *cfgv, const struct config *cfg, int m)
 {
 	for (int i = 0; i < m; i++) {
 		int same = 1;
 
-		for (int j = 0; j < nb && same; j++) {
-			long want = base[j].value;
-
-			for (int c = 0; c < mv->nch; c++)
-				if (mv->param[c] == j)
-					want = mv->value[c];
-			same = ks_tune_get(cfg[i].p, cfg[i].n, base[j].name, LONG_MIN) == want;
-		}
+		for (int j = 0; j < ms->nb && same; j++)
+			same = ks_tune_get(cfg[i].p, cfg[i].n, ms->bp[j].name, LONG_MIN) == cfgv[j];
 		if (same)
 			return 1;
 	}
 	return 0;
+}
+
+static int
+known(const struct moves *ms, const long *cfgv)
+{
+	for (size_t i = 0; i < ms->n; i++)
+		if (memcmp(ms->m[i].cfg, cfgv, ms->nb * sizeof *cfgv) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * A new move to configuration cfgv, or NULL when it is the base, a
+ * configuration already proposed, or one the population holds (an exact
+ * rerun teaches nothing).
+ */
+static struct move *
+add_move(struct moves *ms, const long *cfgv, const struct config *cfg, int m)
+{
+	struct move *mv;
+	int nch = 0;
+
+	int first = -1;
+
+	for (int j = 0; j < ms->nb; j++)
+		if (cfgv[j] != ms->bp[j].value && nch++ == 0)
+			first = j;
+	if (nch == 0 || known(ms, cfgv) || tried(ms, cfgv, cfg, m))
+		return NULL;
+	if (ms->n == ms->cap)
+		ms->m = ks_erealloc(ms->m, (ms->cap = ms->cap ? 2 * ms->cap : 64) * sizeof *ms->m);
+	mv = &ms->m[ms->n++];
+	memset(mv, 0, sizeof *mv);
+	memcpy(mv->cfg, cfgv, ms->nb * sizeof *cfgv);
+	mv->nch = nch;
+	mv->first = first;
+	return mv;
+}
+
+static void
+base_cfg(const struct moves *ms, long *cfgv)
+{
+	for (int j = 0; j < ms->nb; j++)
+		cfgv[j] = ms->bp[j].value;
+}
+
+/* Index of the one parameter a single move changes. */
+static int
+changed_param(const struct moves *ms, const struct move *mv)
+{
+	for (int j = 0; j < ms->nb; j++)
+		if (mv->cfg[j] != ms->bp[j].value)
+			return j;
+	return -1;
+}
+
+/* Every other allowed value of one parameter of the base. */
+static void
+add_singles(struct moves *ms, const struct config *cfg, int m)
+{
+	long v[MAX_PARAMS];
+
+	for (int i = 0; i < ms->nb; i++)
+		for (int a = 0; a < ms->bp[i].nallowed; a++) {
+			struct move *mv;
+
+			base_cfg(ms, v);
+			v[i] = ms->bp[i].allowed[a];
+			if ((mv = add_move(ms, v, cfg, m)))
+				score_single(&ms->bp[i], v[i], cfg, m, mv);
+		}
+}
+
+/*
+ * Two knobs at once: any two single changes of different parameters.
+ * Changes that each measured faster come first (gains rarely add up:
+ * the smaller one counts half); untested pairs rank below untested
+ * single changes, so that every result says which change it was.
+ */
+static void
+add_pairs(struct moves *ms, const struct config *cfg, int m)
+{
+	size_t nsingles = ms->n;
+	struct move *singles = ks_emalloc((nsingles ? nsingles : 1) * sizeof *singles);
+	long v[MAX_PARAMS];
+
+	memcpy(singles, ms->m, nsingles * sizeof *singles);
+	for (size_t i = 0; i < nsingles; i++)
+		for (size_t j = i + 1; j < nsingles; j++) {
+			const struct move *s = &singles[i], *t = &singles[j];
+			int ps = changed_param(ms, s), pt = changed_param(ms, t);
+			struct move *mv;
+
+			if (ps == pt)
+				continue;
+			base_cfg(ms, v);
+			v[ps] = s->cfg[ps];
+			v[pt] = t->cfg[pt];
+			if (!(mv = add_move(ms, v, cfg, m)))
+				continue;
+			mv->lo = fmin(s->lo, t->lo);
+			mv->hi = s->hi + t->hi;
+			if (s->measured && t->measured && s->est > 0 && t->est > 0) {
+				mv->est = fmax(s->est, t->est) + fmin(s->est, t->est) / 2;
+				mv->innovation = (s->innovation > t->innovation ? s->innovation : t->innovation) - 1;
+				snprintf(mv->why, sizeof mv->why, "both changes measured faster on their own");
+			} else {
+				mv->est = fmin(s->est, t->est) - 10;
+				mv->innovation = (s->innovation < t->innovation ? s->innovation : t->innovation) - 2;
+				snprintf(mv->why, sizeof mv->why, "two knobs at once (%.120s)", s->est < t->est ? s->why : t->why);
+			}
+		}
+	free(singles);
+}
+
+/* Orders configs by score, fastest first, correct kernels only. */
+static int
+cmp_configs(const void *a, const void *b)
+{
+	const struct config *x = a, *y = b;
+	int okx = is_ok(x->cand), oky = is_ok(y->cand);
+
+	if (okx != oky)
+		return oky - okx;
+	if (okx && x->cand->score_us != y->cand->score_us)
+		return x->cand->score_us < y->cand->score_us ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Other good bases: one change of the other correct kernels that declare
+ * the same parameters, best first, ranked below the base's own moves by
+ * how much slower their kernel is.
+ */
+static void
+add_other_bases(struct moves *ms, const struct ks_cand *base, struct config *cfg, int m)
+{
+	struct config *by_score = ks_emalloc((m ? m : 1) * sizeof *by_score);
+	long v[MAX_PARAMS];
+
+	memcpy(by_score, cfg, m * sizeof *cfg);
+	qsort(by_score, m, sizeof *by_score, cmp_configs);
+	for (int k = 0; k < m && is_ok(by_score[k].cand); k++) {
+		const struct config *o = &by_score[k];
+		int same = o->cand != base;
+
+		for (int j = 0; j < ms->nb && same; j++)
+			same = ks_tune_get(o->p, o->n, ms->bp[j].name, LONG_MIN) != LONG_MIN;
+		if (!same)
+			continue;
+		for (int i = 0; i < ms->nb; i++)
+			for (int a = 0; a < ms->bp[i].nallowed; a++) {
+				struct move *mv;
+
+				for (int j = 0; j < ms->nb; j++)
+					v[j] = ks_tune_get(o->p, o->n, ms->bp[j].name, 0);
+				if (v[i] == ms->bp[i].allowed[a])
+					continue;
+				v[i] = ms->bp[i].allowed[a];
+				if (!(mv = add_move(ms, v, cfg, m)))
+					continue;
+				mv->est = -100 * (o->cand->score_us / base->score_us - 1) - 10;
+				mv->lo = mv->est - 30;
+				mv->hi = mv->est + 40;
+				mv->innovation = 4;
+				snprintf(mv->why, sizeof mv->why, "one change of %s (%.4g us): %.63s %ld -> %ld",
+				    o->cand->id, o->cand->score_us, ms->bp[i].name,
+				    ks_tune_get(o->p, o->n, ms->bp[i].name, 0), v[i]);
+			}
+	}
+	free(by_score);
+}
+
+/* The most configurations the last resort enumerates. */
+#define SPACE_MAX 1000000L
+
+/*
+ * The last resort: the untried configurations of the whole space nearest
+ * to the base (fewest parameters changed), at most ten.  Returns the size
+ * of the space, or -1 when it is larger than SPACE_MAX and only its first
+ * SPACE_MAX configurations were searched.
+ */
+static long
+add_farthest(struct moves *ms, const struct config *cfg, int m)
+{
+	long size = 1, v[MAX_PARAMS], searched;
+	int idx[MAX_PARAMS] = { 0 };
+
+	for (int j = 0; j < ms->nb; j++) {
+		if (ms->bp[j].nallowed == 0)
+			return 0;
+		size = size > SPACE_MAX / ms->bp[j].nallowed ? SPACE_MAX + 1 : size * ms->bp[j].nallowed;
+	}
+	for (int dist = 2; dist <= ms->nb; dist++) {
+		size_t found = 0;
+
+		memset(idx, 0, sizeof idx);
+		for (searched = 0; searched < SPACE_MAX && found < 10; searched++) {
+			int nch = 0, j;
+			struct move *mv;
+
+			for (j = 0; j < ms->nb; j++) {
+				v[j] = ms->bp[j].allowed[idx[j]];
+				nch += v[j] != ms->bp[j].value;
+			}
+			if (nch == dist && (mv = add_move(ms, v, cfg, m))) {
+				mv->est = -20 - 5 * dist;
+				mv->lo = mv->est - 30;
+				mv->hi = mv->est + 60;
+				mv->innovation = 3;
+				snprintf(mv->why, sizeof mv->why, "untried, %d parameters away from the base", dist);
+				found++;
+			}
+			/* the next configuration, as a number in mixed radix */
+			for (j = 0; j < ms->nb && ++idx[j] == ms->bp[j].nallowed; j++)
+				idx[j] = 0;
+			if (j == ms->nb)
+				break;
+		}
+		if (found)
+			break;
+	}
+	return size > SPACE_MAX ? -1 : size;
 }
 
 static int
@@ -254,93 +483,51 @@ cmp_moves(const void *a, const void *b)
 		return px < py ? 1 : -1;
 	if (x->nch != y->nch)
 		return x->nch - y->nch;
-	for (int c = 0; c < x->nch; c++) {
-		if (x->param[c] != y->param[c])
-			return x->param[c] - y->param[c];
-		if (x->value[c] != y->value[c])
-			return x->value[c] < y->value[c] ? -1 : 1;
-	}
+	if (x->first != y->first)
+		return x->first - y->first;
+	for (int j = 0; j < MAX_PARAMS; j++)
+		if (x->cfg[j] != y->cfg[j])
+			return x->cfg[j] < y->cfg[j] ? -1 : 1;
 	return 0;
 }
 
-static size_t
-propose_moves(const struct ks_param *bp, int nb, const struct config *cfg, int m, struct move **out)
+/*
+ * The untried configurations worth a run, best first: the base's single
+ * changes and pairs, then single changes of the other correct kernels,
+ * then whatever is left untried nearest the base.  *space gets the size
+ * of the space when the last resort searched it whole, else -1.
+ */
+static void
+propose_moves(struct moves *ms, const struct ks_cand *base, struct config *cfg, int m, long *space)
 {
-	size_t n = 0, cap = 64;
-	struct move *mv = ks_emalloc(cap * sizeof *mv), *singles;
-	size_t nsingles;
-
-	for (int i = 0; i < nb; i++)
-		for (int a = 0; a < bp[i].nallowed; a++) {
-			if (bp[i].allowed[a] == bp[i].value)
-				continue;
-			if (n == cap)
-				mv = ks_erealloc(mv, (cap *= 2) * sizeof *mv);
-			memset(&mv[n], 0, sizeof mv[n]);
-			mv[n].nch = 1;
-			mv[n].param[0] = i;
-			mv[n].value[0] = bp[i].allowed[a];
-			score_single(&bp[i], bp[i].allowed[a], cfg, m, &mv[n]);
-			n++;
-		}
-	/*
-	 * Pairs: two changes of different parameters that each measured
-	 * faster.  Untested changes are tried one at a time first, so that
-	 * every result says which change it was.
-	 */
-	nsingles = n;
-	singles = ks_emalloc(nsingles * sizeof *singles);
-	memcpy(singles, mv, nsingles * sizeof *singles);
-	for (size_t i = 0; i < nsingles; i++)
-		for (size_t j = i + 1; j < nsingles; j++) {
-			const struct move *s = &singles[i], *t = &singles[j];
-
-			if (s->param[0] == t->param[0] || !s->measured || !t->measured || s->est <= 0 || t->est <= 0)
-				continue;
-			if (n == cap)
-				mv = ks_erealloc(mv, (cap *= 2) * sizeof *mv);
-			memset(&mv[n], 0, sizeof mv[n]);
-			mv[n].nch = 2;
-			mv[n].param[0] = s->param[0];
-			mv[n].value[0] = s->value[0];
-			mv[n].param[1] = t->param[0];
-			mv[n].value[1] = t->value[0];
-			/* Gains rarely add up: count the smaller one half. */
-			mv[n].est = fmax(s->est, t->est) + fmin(s->est, t->est) / 2;
-			mv[n].lo = fmin(s->lo, t->lo);
-			mv[n].hi = s->hi + t->hi;
-			mv[n].innovation = (s->innovation > t->innovation ? s->innovation : t->innovation) - 1;
-			snprintf(mv[n].why, sizeof mv[n].why, "both changes measured faster on their own");
-			n++;
-		}
-	free(singles);
-	/* Drop what the population already holds: an exact rerun teaches nothing. */
-	size_t kept = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!tried(bp, nb, &mv[i], cfg, m))
-			mv[kept++] = mv[i];
-	qsort(mv, kept, sizeof *mv, cmp_moves);
-	*out = mv;
-	return kept;
+	*space = -1;
+	add_singles(ms, cfg, m);
+	add_pairs(ms, cfg, m);
+	if (ms->n < 10)
+		add_other_bases(ms, base, cfg, m);
+	if (ms->n < 10)
+		*space = add_farthest(ms, cfg, m);
+	qsort(ms->m, ms->n, sizeof *ms->m, cmp_moves);
 }
 
 static char *
-move_title(const struct ks_param *bp, const struct move *mv)
+move_title(const struct moves *ms, const struct move *mv)
 {
 	struct ks_buf b = { 0 };
+	int c = 0;
 
 	ks_buf_add(&b, "", 0);
-	for (int c = 0; c < mv->nch; c++)
-		ks_buf_printf(&b, "%s%s %ld -> %ld", c ? ", " : "", bp[mv->param[c]].name,
-		    bp[mv->param[c]].value, mv->value[c]);
+	for (int j = 0; j < ms->nb; j++)
+		if (mv->cfg[j] != ms->bp[j].value)
+			ks_buf_printf(&b, "%s%s %ld -> %ld", c++ ? ", " : "", ms->bp[j].name, ms->bp[j].value, mv->cfg[j]);
 	return b.s;
 }
 
 static cJSON *
-move_plan(const struct ks_param *bp, const struct move *mv, const char *base_id)
+move_plan(const struct moves *ms, const struct move *mv, const char *base_id)
 {
 	cJSON *plan = cJSON_CreateObject(), *changes = cJSON_CreateObject();
-	char *title = move_title(bp, mv), *s;
+	char *title = move_title(ms, mv), *s;
 	struct ks_buf rubric = { 0 };
 
 	cJSON_AddStringToObject(plan, "title", title);
@@ -348,16 +535,17 @@ move_plan(const struct ks_param *bp, const struct move *mv, const char *base_id)
 	    base_id, title, mv->why);
 	cJSON_AddStringToObject(plan, "description", s);
 	free(s);
-	for (int c = 0; c < mv->nch; c++) {
-		ks_buf_printf(&rubric, "set `#define %s %ld` (was %ld); ", bp[mv->param[c]].name, mv->value[c],
-		    bp[mv->param[c]].value);
-		cJSON_AddNumberToObject(changes, bp[mv->param[c]].name, (double)mv->value[c]);
+	for (int j = 0; j < ms->nb; j++) {
+		if (mv->cfg[j] == ms->bp[j].value)
+			continue;
+		ks_buf_printf(&rubric, "set `#define %s %ld` (was %ld); ", ms->bp[j].name, mv->cfg[j], ms->bp[j].value);
+		cJSON_AddNumberToObject(changes, ms->bp[j].name, (double)mv->cfg[j]);
 	}
 	ks_buf_puts(&rubric, "change nothing else");
 	cJSON_AddStringToObject(plan, "rubric", rubric.s);
 	cJSON_AddNumberToObject(plan, "uplift_min", round(mv->lo));
 	cJSON_AddNumberToObject(plan, "uplift_max", round(mv->hi));
-	cJSON_AddNumberToObject(plan, "innovation", mv->innovation < 1 ? 1 : mv->innovation);
+	cJSON_AddNumberToObject(plan, "innovation", mv->innovation < 1 ? 1 : mv->innovation > 10 ? 10 : mv->innovation);
 	cJSON_AddItemToObject(plan, "changes", changes);
 	ks_buf_free(&rubric);
 	free(title);
@@ -365,12 +553,11 @@ move_plan(const struct ks_param *bp, const struct move *mv, const char *base_id)
 }
 
 static int
-shares_param(const struct move *a, const struct move *b)
+shares_param(const struct moves *ms, const struct move *a, const struct move *b)
 {
-	for (int i = 0; i < a->nch; i++)
-		for (int j = 0; j < b->nch; j++)
-			if (a->param[i] == b->param[j])
-				return 1;
+	for (int j = 0; j < ms->nb; j++)
+		if (a->cfg[j] != ms->bp[j].value && b->cfg[j] != ms->bp[j].value)
+			return 1;
 	return 0;
 }
 
@@ -380,16 +567,17 @@ shares_param(const struct move *a, const struct move *b)
  * more than five values of one.  The order stays deterministic.
  */
 static void
-pick_diverse(struct move *mv, size_t n, size_t k)
+pick_diverse(const struct moves *ms, size_t k)
 {
-	size_t picked = 0;
+	struct move *mv = ms->m;
+	size_t picked = 0, n = ms->n;
 
 	for (int pass = 0; pass < 2 && picked < k; pass++)
 		for (size_t i = picked; i < n && picked < k; i++) {
 			int clash = 0;
 
 			for (size_t j = 0; j < picked && !pass; j++)
-				clash |= shares_param(&mv[i], &mv[j]);
+				clash |= shares_param(ms, &mv[i], &mv[j]);
 			if (clash)
 				continue;
 			struct move t = mv[i];
@@ -398,25 +586,52 @@ pick_diverse(struct move *mv, size_t n, size_t k)
 		}
 }
 
+/* hypotheses.json for a space with nothing untried left: no plans, and why. */
+static cJSON *
+exhausted(const struct moves *ms, const char *path, long space)
+{
+	cJSON *out = cJSON_CreateObject();
+	struct ks_buf names = { 0 };
+	char *s;
+
+	ks_buf_add(&names, "", 0);
+	for (int j = 0; j < ms->nb; j++)
+		ks_buf_printf(&names, "%s%s", j ? ", " : "", ms->bp[j].name);
+	if (space > 0)
+		s = ks_easprintf("search space exhausted: all %ld configurations of the tunable parameters of '%s' "
+		    "(%s) have been measured (an LLM can still propose other changes)", space, path, names.s);
+	else
+		s = ks_easprintf("search space exhausted: no untried configuration of the tunable parameters of '%s' "
+		    "(%s) among the first %ld searched (an LLM can still propose other changes)", path, names.s,
+		    SPACE_MAX);
+	cJSON_AddStringToObject(out, "exhausted", s);
+	cJSON_AddArrayToObject(out, "avenues");
+	cJSON_AddArrayToObject(out, "plans");
+	free(s);
+	ks_buf_free(&names);
+	return out;
+}
+
 cJSON *
 ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n, char **why)
 {
 	struct ks_param bp[MAX_PARAMS];
+	struct moves ms = { 0 };
 	struct config *cfg;
-	struct move *mv;
 	char *path, *src;
 	cJSON *out, *avenues, *plans;
-	size_t nmoves;
-	int nb, m;
+	long space;
+	int m;
 
 	*why = NULL;
 	if (!(path = ks_cand_kernel_path(base)) || !(src = ks_file_read(path, NULL))) {
 		free(path);
 		return NULL;
 	}
-	nb = ks_tune_parse(src, bp, MAX_PARAMS);
+	ms.bp = bp;
+	ms.nb = ks_tune_parse(src, bp, MAX_PARAMS);
 	free(src);
-	if (nb == 0) {
+	if (ms.nb == 0) {
 		*why = ks_easprintf("'%s' declares no tunable parameter (\"#define NAME VALUE  ks-tune: ...\"), "
 		    "so the offline proposer has nothing to change: configure an LLM", path);
 		free(path);
@@ -424,30 +639,29 @@ ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n, 
 	}
 	cfg = ks_ecalloc(n ? n : 1, sizeof *cfg);
 	m = load_configs(c, n, cfg);
-	nmoves = propose_moves(bp, nb, cfg, m, &mv);
+	propose_moves(&ms, base, cfg, m, &space);
 	free(cfg);
-	if (nmoves < 5) {
-		*why = ks_easprintf("'%s': only %zu untried configuration(s) near the base are left; the offline "
-		    "proposer needs 5: configure an LLM", path, nmoves);
-		free(mv);
+	if (ms.n == 0) {
+		out = exhausted(&ms, path, space);
 		free(path);
-		return NULL;
+		return out;
 	}
 	free(path);
 	out = cJSON_CreateObject();
 	avenues = cJSON_AddArrayToObject(out, "avenues");
 	plans = cJSON_AddArrayToObject(out, "plans");
-	for (size_t i = 0; i < nmoves && i < 10; i++) {
-		char *t = move_title(bp, &mv[i]), *s;
+	for (size_t i = 0; i < ms.n && i < 10; i++) {
+		char *t = move_title(&ms, &ms.m[i]), *s;
 
-		s = ks_easprintf("%s (expected %+.0f%%: %s)", t, mv[i].est, mv[i].why);
+		s = ks_easprintf("%s (expected %+.0f%%: %s)", t, ms.m[i].est, ms.m[i].why);
 		cJSON_AddItemToArray(avenues, cJSON_CreateString(s));
 		free(s);
 		free(t);
 	}
-	pick_diverse(mv, nmoves, 5);
-	for (size_t i = 0; i < 5; i++)
-		cJSON_AddItemToArray(plans, move_plan(bp, &mv[i], base->id));
-	free(mv);
+	/* five plans while five configurations are untried; the last few take fewer */
+	pick_diverse(&ms, 5);
+	for (size_t i = 0; i < ms.n && i < 5; i++)
+		cJSON_AddItemToArray(plans, move_plan(&ms, &ms.m[i], base->id));
+	free(ms.m);
 	return out;
 }

@@ -415,6 +415,13 @@ list_numbered(const char *dir, int (*parse)(const char *, long *), size_t *n)
 	return v;
 }
 
+/* The generation numbers of root's gen-NNN directories, sorted; NULL when there are none. */
+long *
+ks_gens_list(const char *root, size_t *n)
+{
+	return list_numbered(root, parse_gen_name, n);
+}
+
 /*
  * A verdict measured on another kernel than the one in the folder now (a
  * hand edit since, say) is no result: never shown or used as one.

@@ -99,11 +99,18 @@ plan_validate(const cJSON *plan, int i, char **why)
 	return 0;
 }
 
+/*
+ * A model's reply (strict) holds exactly 10 avenues and 5 plans.  A file
+ * may hold fewer when the offline proposer had fewer untried
+ * configurations left, and none at all when it found the search space
+ * exhausted (the string "exhausted" says why).  chosen, checked when k > 0,
+ * keeps min(K, plans) of them.
+ */
 int
 ks_hypotheses_validate(const cJSON *h, long k, int strict, char **why)
 {
-	const cJSON *avenues = NULL, *plans = NULL, *chosen, *v;
-	int i = 0, seen[5] = { 0 }, na;
+	const cJSON *avenues = NULL, *plans = NULL, *chosen, *v, *ex = NULL;
+	int i = 0, seen[5] = { 0 }, na, np, lo = 1;
 
 	*why = NULL;
 	if (!cJSON_IsObject(h))
@@ -112,11 +119,17 @@ ks_hypotheses_validate(const cJSON *h, long k, int strict, char **why)
 		*why = ks_estrdup(avenues ? "field \"avenues\" is not an array" : "field \"avenues\" is missing");
 	else if (!(plans = cJSON_GetObjectItemCaseSensitive(h, "plans")) || !cJSON_IsArray(plans))
 		*why = ks_estrdup(plans ? "field \"plans\" is not an array" : "field \"plans\" is missing");
+	else if (!strict && (ex = cJSON_GetObjectItemCaseSensitive(h, "exhausted")) &&
+	    (!cJSON_IsString(ex) || !*ex->valuestring))
+		*why = ks_estrdup("field \"exhausted\" is not a non-empty string");
 	if (*why)
 		return -1;
 	na = cJSON_GetArraySize(avenues);
-	if (strict ? na != 10 : (na < 1 || na > 10)) {
-		*why = ks_easprintf("\"avenues\" holds %d entries, not %s", na, strict ? "10" : "1 to 10");
+	np = cJSON_GetArraySize(plans);
+	if (ex)
+		lo = 0;
+	if (strict ? na != 10 : (na < lo || na > 10)) {
+		*why = ks_easprintf("\"avenues\" holds %d entries, not %s", na, strict ? "10" : ex ? "0 to 10" : "1 to 10");
 		return -1;
 	}
 	cJSON_ArrayForEach(v, avenues)
@@ -124,8 +137,9 @@ ks_hypotheses_validate(const cJSON *h, long k, int strict, char **why)
 			*why = ks_estrdup("an entry of \"avenues\" is not a string");
 			return -1;
 		}
-	if (cJSON_GetArraySize(plans) != 5) {
-		*why = ks_easprintf("\"plans\" holds %d plans, not 5", cJSON_GetArraySize(plans));
+	if (ex ? np != 0 : strict ? np != 5 : (np < 1 || np > 5)) {
+		*why = ks_easprintf("\"plans\" holds %d plans, not %s", np,
+		    ex ? "0 (the search space is exhausted)" : strict ? "5" : "1 to 5");
 		return -1;
 	}
 	cJSON_ArrayForEach(v, plans)
@@ -137,15 +151,16 @@ ks_hypotheses_validate(const cJSON *h, long k, int strict, char **why)
 		*why = ks_estrdup(chosen ? "field \"chosen\" is not an array" : "field \"chosen\" is missing");
 		return -1;
 	}
-	if (cJSON_GetArraySize(chosen) != k) {
-		*why = ks_easprintf("\"chosen\" holds %d plan indexes, not K=%ld", cJSON_GetArraySize(chosen), k);
+	if (cJSON_GetArraySize(chosen) != (k < np ? k : np)) {
+		*why = ks_easprintf("\"chosen\" holds %d plan indexes, not %ld (K=%ld of %d plans)",
+		    cJSON_GetArraySize(chosen), k < np ? k : np, k, np);
 		return -1;
 	}
 	cJSON_ArrayForEach(v, chosen) {
 		int x = cJSON_IsNumber(v) ? v->valueint : -1;
 
-		if (!cJSON_IsNumber(v) || v->valuedouble != x || x < 0 || x > 4 || seen[x]++) {
-			*why = ks_estrdup("\"chosen\" must hold distinct plan indexes from 0 to 4");
+		if (!cJSON_IsNumber(v) || v->valuedouble != x || x < 0 || x >= np || seen[x]++) {
+			*why = ks_easprintf("\"chosen\" must hold distinct plan indexes from 0 to %d", np - 1);
 			return -1;
 		}
 	}
@@ -656,4 +671,41 @@ ks_hypotheses_load(const char *dir, long k)
 	}
 	free(path);
 	return h;
+}
+
+/*
+ * How many plans generation gen's hypotheses.json keeps (its "chosen"),
+ * or -1 when it has no valid one.  Fewer than K when the offline proposer
+ * had fewer untried configurations left, none when the search space is
+ * exhausted: the slots beyond have no candidate, and nothing is built or
+ * benched for them.  Quiet: a bad file is said by its own readers.
+ */
+int
+ks_plans_kept(const char *root, long gen)
+{
+	char *dir = ks_gen_dir(root, gen), *path = ks_easprintf("%s/hypotheses.json", dir), *text, *why = NULL;
+	size_t len;
+	cJSON *h = NULL;
+	int kept = -1;
+
+	if (gen > 0 && (text = read_quietly(path, &len))) {
+		h = ks_json_parse(text, len, NULL);
+		free(text);
+	}
+	if (h && ks_hypotheses_validate(h, 0, 0, &why) == 0 &&
+	    cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(h, "chosen")))
+		kept = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(h, "chosen"));
+	free(why);
+	cJSON_Delete(h);
+	free(path);
+	free(dir);
+	return kept;
+}
+
+int
+ks_slot_unplanned(const char *root, long gen, long slot)
+{
+	int kept = ks_plans_kept(root, gen);
+
+	return kept >= 0 && slot >= kept;
 }
