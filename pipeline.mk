@@ -123,6 +123,18 @@ generation: tools
 	fi
 	@$(KS_BIN)/ks-report -b '$(POP)'
 
+# check: PROBLEM on TARGET tried before any run, in a temporary population
+# that is removed after: problem.json checked (ks-init), the seed built
+# with the harness and the reference, checked on every test shape and
+# timed on every benchmark shape; one line says ready, or what is wrong.
+check: tools
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && export KS_QUIET=1 && \
+	$(KS_BIN)/ks-init -p '$(PROBLEM)' -t '$(TARGET)' -k 1 "$$d/pop" && \
+	$(KS_BIN)/ks-implement "$$d/pop/gen-000/c0" && \
+	$(KS_BIN)/ks-build "$$d/pop/gen-000/c0" && \
+	$(KS_BIN)/ks-bench "$$d/pop/gen-000/c0" && \
+	$(KS_BIN)/ks-report -s "$$d/pop"
+
 # report: the table of POP's kernels
 report: tools
 	@$(KS_BIN)/ks-report '$(POP)'

@@ -5,8 +5,10 @@
 #
 # Makes generation 0 and 1 of sgemm offline in a temporary population,
 # then benches the seed (g000c0) and one offspring (g001c0) REPEATS
-# times each on an idle machine and REPEATS times with LOAD busy loops
-# (default: one per CPU) competing for the cores.  Writes one line per
+# times each on an idle machine, REPEATS times with LOAD busy loops
+# (default: one per CPU) competing for the cores all along ("loaded"),
+# and REPEATS times with LOAD loops that run a quarter second and pause
+# for 0.1-0.5 s ("bursty": load that comes and goes, as a build does).  Writes one line per
 # bench and shape (condition, kernel, repeat, shape, mean, median, min,
 # rel_stderr, converged, runs) to OUT.tsv and prints, per statistic, the
 # score's spread over the repeats (coefficient of variation) and how far
@@ -38,7 +40,7 @@ bench_all() {	# condition
 		for k in $kernels; do
 			"$root/tools/ks-bench" -o "$work/b.json" "$work/pop/$k" >/dev/null
 			jq -r --arg c "$1" --arg k "$k" --arg r "$r" '.results[] |
-			    [$c, $k, $r, (.shape | [.[]] | map(tostring) | join("x")), .time_us, .median_us,
+			    [$c, $k, $r, (.shape | [.[]] | map(tostring) | join("x")), .mean_us, .median_us,
 			     .min_us, .rel_stderr, .converged, .runs] | @tsv' "$work/b.json"
 		done
 	done
@@ -50,9 +52,17 @@ for _ in $(seq 1 "$load"); do
 	(while :; do :; done) &
 	hogs+=($!)
 done
-bench_all "loaded" >>"$out"
+bench_all loaded >>"$out"
 kill "${hogs[@]}"
 hogs=()
+for _ in $(seq 1 "$load"); do
+	(while :; do timeout 0.25 bash -c 'while :; do :; done' || true; sleep "0.$((RANDOM % 5 + 1))"; done) &
+	hogs+=($!)
+done
+bench_all bursty >>"$out"
+kill "${hogs[@]}"
+hogs=()
+sleep 0.5	# the last bursts end
 
 # Per kernel, condition and statistic: the score (geometric mean over the
 # shapes) of each repeat, then its mean and coefficient of variation over
@@ -82,7 +92,7 @@ END {
 			m = sum[kc, s] / n[kc, s]
 			sd = sqrt((sq[kc, s] - n[kc, s] * m * m) / (n[kc, s] > 1 ? n[kc, s] - 1 : 1))
 			printf "%-11s %-7s %-7s %12.1f %7.2f%%   %d of %d\n", f[1], f[2], name[s - 4], m, 100 * sd / m,
-			    unconv[kc], all[kc]
+			    unconv[kc] + 0, all[kc]
 		}
 	}
 }' "$out" | { read -r head; echo "$head"; sort; }

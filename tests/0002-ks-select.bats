@@ -93,6 +93,59 @@ offline rule: g000c0 has the best score (50 us); g000c2 is faster on 2 benchmark
 	assert_select pop/gen-002/select.json g001c0 g001c1
 }
 
+# set_noise POP ID REL CONVERGED: every shape of a fake candidate's
+# bench.json given that relative standard error and stop-rule verdict.
+set_noise() {
+	jset "$1/gen-${2:1:3}/c${2:5}/bench.json" ".results |= map(.rel_stderr = $3 | .converged = $4)"
+}
+
+@test "ks-select calls a kernel faster only outside the noise: a win inside it leaves the earlier kernel base" {
+	# (before: 99 us beat 100 us, a difference of 1 % that benches of one kernel show)
+	make_pop pop
+	fake_cand pop 0 0 ok 100 ''
+	fake_cand pop 1 0 ok 99 'BM=32' g000c0 g000c0
+	fake_cand pop 1 1 ok 99.5 'BM=64' g000c0 g000c0
+	run -0 ks-select pop/gen-002
+	run -0 jf pop/gen-002/select.json .base .reason
+	assert_line --index 0 g000c0
+	assert_line --index 1 "offline rule: g000c0 has the best score (100 us) within the noise: g001c0, 99 us, is 1 % faster, inside the noise, so the earlier kernel stays; g001c0 is the next best (99 us)"
+	# 5 % faster, both converged with 0.2 % standard errors: outside the noise
+	fake_cand pop 1 2 ok 95 'BM=8' g000c0 g000c0
+	set_noise pop g001c2 0.002 true
+	rm pop/gen-002/select.json
+	run -0 ks-select pop/gen-002
+	assert_equal "$(jget pop/gen-002/select.json .base)" g001c2
+}
+
+@test "ks-select: a bench that did not converge (a busy machine) is noise up to 10 %: 5 % is no win" {
+	make_pop pop
+	fake_cand pop 0 0 ok 100 ''
+	fake_cand pop 1 0 ok 95 'BM=32' g000c0 g000c0
+	set_noise pop g001c0 0.01 false
+	run -0 ks-select pop/gen-002
+	assert_equal "$(jget pop/gen-002/select.json .base)" g000c0
+	# three times faster is a win whatever the machine did
+	fake_cand pop 1 1 ok 33 'BM=64' g000c0 g000c0
+	set_noise pop g001c1 0.01 false
+	rm pop/gen-002/select.json
+	run -0 ks-select pop/gen-002
+	assert_equal "$(jget pop/gen-002/select.json .base)" g001c1
+}
+
+@test "ks-select: a shape won by less than the noise does not count for the reference" {
+	make_pop pop
+	fake_cand pop 0 0 ok 50 ''
+	fake_cand pop 0 1 ok 60 'BM=32'
+	fake_cand pop 0 2 ok 90 'BM=64'
+	set_times pop g000c0 50 50 50
+	set_times pop g000c1 49.9 70 80   # "faster" on 1 shape, by 0.2 %: inside the noise
+	set_times pop g000c2 49.8 49.9 200  # "faster" on 2 shapes, by 0.4 % and 0.2 %
+	run -0 ks-select pop/gen-001
+	run -0 jf pop/gen-001/select.json .reference .reason
+	assert_output "g000c1
+offline rule: g000c0 has the best score (50 us); g000c1 is the next best (60 us)"
+}
+
 @test "ks-select with one correct kernel makes it base and reference" {
 	make_pop pop
 	fake_cand pop 0 0 ok 123.5 ''

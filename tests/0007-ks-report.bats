@@ -113,3 +113,22 @@ T
 	assert_line --regexp '^g001c2 +- +- +unreadable '
 	assert_equal "$stderr" "ks-report: 'pop/gen-001/c2/bench.json': field \"status\" is missing"
 }
+
+@test "ks-report calls a kernel faster than the seed only outside the noise: ~ and 'the same within the noise'" {
+	# (before: 0.99x and 1.01x the seed were shown as slower and faster)
+	make_pop pop
+	fake_cand pop 0 0 ok 100 ''
+	fake_cand pop 1 0 ok 99 'BM=32' g000c0 g000c0
+	fake_cand pop 1 1 ok 50 'BM=64' g000c0 g000c0
+	fake_cand pop 1 2 ok 101 'BM=8' g000c0 g000c0
+	run -0 ks-report pop
+	assert_line --regexp '^g000c0 .* 1\.00x  +-  \(seed\)$'
+	assert_line --regexp '^g001c0 .* 1\.01x~ +- '
+	assert_line --regexp '^g001c1 .* 2\.00x  +- '
+	assert_line --regexp '^g001c2 .* 0\.99x~ +- '
+	assert_line --partial "best g001c1 50.0 us, 2.00x the seed g000c0 (100.0 us)"
+	refute_line --partial "within the noise"
+	rm -r pop/gen-001/c1
+	run -0 ks-report -b pop
+	assert_line --index 0 --partial "best g001c0 99.0 us, 1.01x the seed g000c0 (100.0 us): the same within the noise"
+}

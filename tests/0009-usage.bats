@@ -22,7 +22,7 @@ ks-hypothesize;usage: ks-hypothesize [-o file] pop/gen-NNN;hypotheses.json;pop/g
 ks-implement;usage: ks-implement [-o file] pop/gen-NNN/cS;candidate.json;pop/gen-001/c0;pop/gen-001/c1;-z
 ks-build;usage: ks-build [-o file] pop/gen-NNN/cS;KS_CC;pop/gen-000/c0;pop/gen-000/c1;-j
 ks-bench;usage: ks-bench [-o file] pop/gen-NNN/cS;KS_BENCH_TIMEOUT_S;pop/gen-000/c0;pop/gen-000/c1;-t
-ks-report;usage: ks-report [-b | -e] pop;-e  print only the candidate directories;pop;pop;-x
+ks-report;usage: ks-report [-b | -e | -s] pop;-e  print only the candidate directories;pop;pop;-x
 '
 
 @test "every tool: -h and --help print usage to stdout; no operand, two, or an unknown option exit 2 with usage on stderr and write nothing" {

@@ -126,12 +126,13 @@ assert_candidate() {
 	# (-q: make nothing; it fails, as /p/run.json is not there, after printing the rules)
 	run make -pq --no-print-directory -C "$KS_ROOT" ks-pipeline POP=/p N=999 K=5
 	local benches="c0/bench.json /p/gen-GEN/c1/bench.json /p/gen-GEN/c2/bench.json /p/gen-GEN/c3/bench.json /p/gen-GEN/c4/bench.json"
-	assert_line "ks-pipeline: /p/gen-999/${benches//GEN/999}"
+	# and each generation's plans: a generation whose plans keep none has no bench to wait for
+	assert_line "ks-pipeline: /p/gen-999/${benches//GEN/999} /p/gen-999/hypotheses.json"
 	assert_line "/p/gen-001/select.json: | /p/gen-000/c0/bench.json"
-	assert_line "/p/gen-002/select.json: | /p/gen-001/${benches//GEN/001}"
-	assert_line "/p/gen-010/select.json: | /p/gen-009/${benches//GEN/009}"
-	assert_line "/p/gen-100/select.json: | /p/gen-099/${benches//GEN/099}"
-	assert_line "/p/gen-999/select.json: | /p/gen-998/${benches//GEN/998}"
+	assert_line "/p/gen-002/select.json: | /p/gen-001/${benches//GEN/001} /p/gen-001/hypotheses.json"
+	assert_line "/p/gen-010/select.json: | /p/gen-009/${benches//GEN/009} /p/gen-009/hypotheses.json"
+	assert_line "/p/gen-100/select.json: | /p/gen-099/${benches//GEN/099} /p/gen-099/hypotheses.json"
+	assert_line "/p/gen-999/select.json: | /p/gen-998/${benches//GEN/998} /p/gen-998/hypotheses.json"
 	assert_line "/p/gen-999/c4/candidate.json: /p/gen-999/hypotheses.json"
 	assert_line "/p/gen-000/c0/candidate.json: /p/run.json"
 	refute_line --partial "/p/gen-1000"

@@ -174,24 +174,30 @@ new_result(const struct bench *b, const char *status, const char *message)
 	return r;
 }
 
+/* The harness's numbers, copied; the standard errors are null with one run. */
 static const char *const stat_keys[] = {
-	"time_us", "mean_us", "median_us", "min_us", "max_us", "stderr_us", "runs"
+	"mean_us", "median_us", "min_us", "max_us", "stderr_us", "median_stderr_us", "runs"
 };
 
 /*
- * How far to trust a shape's time: its relative standard error (null with
- * one run) and whether the harness's stop rule (standard error under
- * 0.5 % of the mean) was met before the time cap.  A time that did not
- * converge is noise, and says so.
+ * How far to trust a shape's time: the relative standard error of its
+ * median (null with one run; from the mean's, times 1.2533, for a runner
+ * built before the harness gave the median's) and whether the harness's
+ * stop rule (standard error under 0.5 % of the mean) was met before the
+ * time cap.  A time that did not converge is noise, and says so.
  */
 static void
 add_spread(cJSON *e, const cJSON *h)
 {
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(h, "converged");
-	double se, mean;
+	double se, mean, median;
 
-	if (ks_json_num(h, "stderr_us", NULL, &se) == 0 && ks_json_num(h, "mean_us", NULL, &mean) == 0 && mean > 0)
-		cJSON_AddNumberToObject(e, "rel_stderr", se / mean);
+	if (ks_json_num(h, "median_stderr_us", NULL, &se) == 0 && ks_json_num(h, "median_us", NULL, &median) == 0 &&
+	    median > 0)
+		cJSON_AddNumberToObject(e, "rel_stderr", se / median);
+	else if (ks_json_num(h, "stderr_us", NULL, &se) == 0 && ks_json_num(h, "mean_us", NULL, &mean) == 0 &&
+	    mean > 0)
+		cJSON_AddNumberToObject(e, "rel_stderr", 1.2533 * se / mean);
 	else
 		cJSON_AddNullToObject(e, "rel_stderr");
 	cJSON_AddBoolToObject(e, "converged", cJSON_IsTrue(c));
@@ -222,20 +228,27 @@ add_results(const struct bench *b, const cJSON *hres, cJSON *res, double *score,
 		cJSON_ArrayForEach(d, b->prob.dims)
 			cJSON_AddNumberToObject(shape, d->valuestring,
 			    cJSON_GetObjectItemCaseSensitive(s, d->valuestring)->valuedouble);
-		/* The spread of a single run is unknown: null, not a number. */
+		/*
+		 * The time that counts is the median of the timed calls: the
+		 * statistic that moved least between benches of the same
+		 * kernel, idle or loaded (bench/noise.sh, population(5)).
+		 */
+		if (ks_json_num(h, "median_us", NULL, &v) < 0 || v <= 0)
+			return -1;
+		cJSON_AddNumberToObject(e, "time_us", v);
+		/* The spread of a single run is unknown: null, not a number (older runners give no median's) */
 		for (size_t k = 0; k < sizeof stat_keys / sizeof stat_keys[0]; k++) {
 			const cJSON *x = cJSON_GetObjectItemCaseSensitive(h, stat_keys[k]);
+			double y;
 
-			if (cJSON_IsNull(x) && strcmp(stat_keys[k], "stderr_us") == 0)
+			if (strstr(stat_keys[k], "stderr_us") && (cJSON_IsNull(x) || !x))
 				cJSON_AddNullToObject(e, stat_keys[k]);
-			else if (ks_json_num(h, stat_keys[k], NULL, &v) < 0 || v < 0)
+			else if (ks_json_num(h, stat_keys[k], NULL, &y) < 0 || y < 0)
 				return -1;
 			else
-				cJSON_AddNumberToObject(e, stat_keys[k], v);
+				cJSON_AddNumberToObject(e, stat_keys[k], y);
 		}
 		add_spread(e, h);
-		if (ks_json_num(h, "time_us", NULL, &v) < 0 || v <= 0)
-			return -1;
 		logsum += log(v);
 		double sol = ks_bound_us(&b->prob, b->target->name, shape);
 
@@ -319,6 +332,7 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 				ks_json_set_str(res, "message", faster);
 			} else {
 				ks_json_set_num(res, "score_us", score);
+				cJSON_AddStringToObject(res, "score_stat", "median");
 			}
 		}
 		free(faster);

@@ -11,6 +11,7 @@
 struct opts {
 	int brief;	/* -b */
 	int empty;	/* -e */
+	int seed;	/* -s */
 };
 
 static int
@@ -21,10 +22,12 @@ on_flag(int ch, const char *value, void *arg)
 	(void)value;
 	if (ch == 'b')
 		o->brief = 1;
-	else
+	else if (ch == 'e')
 		o->empty = 1;
-	if (o->brief && o->empty) {
-		ks_warnx("-b and -e do not go together: -b prints the summary, -e the empty slots");
+	else
+		o->seed = 1;
+	if (o->brief + o->empty + o->seed > 1) {
+		ks_warnx("-b, -e and -s do not go together: each prints a report of its own");
 		return 2;
 	}
 	return 0;
@@ -64,8 +67,15 @@ spread(char *buf, size_t n, const struct ks_cand *c)
 		snprintf(buf, n, "%.1f%%%s", 100 * worst, unconverged ? "!" : "");
 }
 
+/* Same speed as the seed within the noise (neither faster): a ~ after the speed-up. */
+static int
+as_seed(const struct ks_cand *c, const struct ks_cand *seed)
+{
+	return seed && c != seed && !ks_faster(c, seed) && !ks_faster(seed, c);
+}
+
 static void
-print_table(const struct ks_cand *c, size_t n, double seed_score)
+print_table(const struct ks_cand *c, size_t n, const struct ks_cand *seed)
 {
 	char sp[32];
 
@@ -76,14 +86,15 @@ print_table(const struct ks_cand *c, size_t n, double seed_score)
 
 		printf("%-8s %-8s %-8s %-12s ", c[i].id, parent(&c[i], "base"), parent(&c[i], "reference"),
 		    c[i].status ? c[i].status : "pending");
-		if (c[i].score_us > 0 && seed_score > 0)
-			printf("%12.1f %7.2fx", c[i].score_us, seed_score / c[i].score_us);
+		if (c[i].score_us > 0 && seed)
+			printf("%12.1f %7.2fx%s", c[i].score_us, seed->score_us / c[i].score_us,
+			    as_seed(&c[i], seed) ? "~" : " ");
 		else if (c[i].score_us > 0)
-			printf("%12.1f %8s", c[i].score_us, "-");
+			printf("%12.1f %8s ", c[i].score_us, "-");
 		else
-			printf("%12s %8s", "-", "-");
+			printf("%12s %8s ", "-", "-");
 		spread(sp, sizeof sp, &c[i]);
-		printf(" %7s  %s\n", sp, title ? title : (c[i].gen == 0 ? "(seed)" : "-"));
+		printf("%7s  %s\n", sp, title ? title : (c[i].gen == 0 ? "(seed)" : "-"));
 	}
 }
 
@@ -112,8 +123,9 @@ print_summary(const char *root, const struct ks_cand *c, size_t n)
 	}
 	printf("%s: generations 0..%ld, %zu kernels, %zu correct", root, last_gen, n, ok);
 	if (best && seed)
-		printf("; best %s %.1f us, %.2fx the seed %s (%.1f us)\n", best->id, best->score_us,
-		    seed->score_us / best->score_us, seed->id, seed->score_us);
+		printf("; best %s %.1f us, %.2fx the seed %s (%.1f us)%s\n", best->id, best->score_us,
+		    seed->score_us / best->score_us, seed->id, seed->score_us,
+		    as_seed(best, seed) ? ": the same within the noise" : "");
 	else if (best)
 		printf("; best %s %.1f us\n", best->id, best->score_us);
 	else
@@ -231,12 +243,56 @@ print_exhausted(const char *root)
 	free(gens);
 }
 
+/*
+ * -s: the seed's verdict, as make check prints it: the problem and target,
+ * then ready with the score, or what went wrong (with the compiler's
+ * first lines when it did not build).  Returns 0 when the seed is ok.
+ */
+static int
+print_seed(const struct ks_run *run, const struct ks_cand *c, size_t n)
+{
+	const struct ks_cand *seed = n && c[0].gen == 0 ? &c[0] : NULL;
+	struct ks_problem p;
+	int ntests = -1, nbenches = -1;
+
+	if (ks_problem_load(run->problem, &p) == 0) {
+		ntests = cJSON_GetArraySize(p.test_shapes);
+		nbenches = cJSON_GetArraySize(p.bench_shapes);
+		ks_problem_free(&p);
+	}
+	printf("problem %s, target %s: ", run->problem, run->target);
+	if (!seed || !seed->status) {
+		printf("the seed has not been benched\n");
+		return 1;
+	}
+	if (strcmp(seed->status, "ok") == 0) {
+		printf("ready: the seed builds, is correct on the %d test shapes and scores %.1f us on the %d "
+		    "benchmark shapes\n", ntests, seed->score_us, nbenches);
+		return 0;
+	}
+	printf("the seed is %s: %s\n", seed->status, seed->bench.message ? seed->bench.message : "no message");
+	if (strcmp(seed->status, "build_failed") == 0 || strcmp(seed->status, "rejected") == 0) {
+		char *path = ks_easprintf("%s/build.json", seed->dir);
+		struct ks_build_rec b;
+
+		if (ks_build_rec_load(path, 0, &b) == 0) {
+			if (b.rejected)
+				printf("%s\n", b.rejected);
+			else if (b.diagnostics)
+				printf("%.2000s\n", b.diagnostics);
+			ks_build_rec_free(&b);
+		}
+		free(path);
+	}
+	return 1;
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct opts o = { 0 };
 	int rval = 0;
-	struct ks_args_spec spec = { "[-b | -e] pop",
+	struct ks_args_spec spec = { "[-b | -e | -s] pop",
 		"  Prints a table of every kernel of pop (id, parents, status, score in\n"
 		"  microseconds, speed-up over the seed, spread: the largest relative\n"
 		"  standard error of its shapes, ! when one did not converge) and a\n"
@@ -245,11 +301,13 @@ main(int argc, char *argv[])
 		"  -b  print only the summary lines\n"
 		"  -e  print only the candidate directories that the generations' plans\n"
 		"      leave empty (the offline proposer had fewer than K untried\n"
-		"      configurations left), one per line: what pipeline.mk skips\n", "be", on_flag, &o };
+		"      configurations left), one per line: what pipeline.mk skips\n"
+		"  -s  print only the seed's verdict (what make check says); exit 1\n"
+		"      unless the seed is ok\n", "bes", on_flag, &o };
 	const char *root = ks_args(argc, argv, &spec);
 	struct ks_cand *c;
+	const struct ks_cand *seed = NULL;
 	struct ks_run run;
-	double seed_score = 0;
 	size_t n;
 
 	if (ks_run_load(root, &run) < 0)
@@ -264,14 +322,20 @@ main(int argc, char *argv[])
 		return 1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (c[i].gen == 0 && c[i].score_us > 0 && seed_score == 0)
-			seed_score = c[i].score_us;
+		if (c[i].gen == 0 && c[i].score_us > 0 && !seed)
+			seed = &c[i];
 		/* shown as a row of its own, and named by its loader: the report is whole, the status says the fault */
 		if (c[i].status && strcmp(c[i].status, "unreadable") == 0)
 			rval = 1;
 	}
+	if (o.seed) {
+		rval = print_seed(&run, c, n);
+		ks_cands_free(c, n);
+		ks_run_free(&run);
+		return ks_fclose_stdout() < 0 ? 1 : rval;
+	}
 	if (!o.brief)
-		print_table(c, n, seed_score);
+		print_table(c, n, seed);
 	print_summary(run.root, c, n);
 	print_exhausted(run.root);
 	if (print_changed(run.root, c, n) < 0)

@@ -508,6 +508,17 @@ int ks_check_code(const char *text, void *arg, char **why);
 int ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *name, ks_check_fn check, void *ctx,
     char **why);
 
+/*
+ * ks_noise.c: when one time is faster than another.  The noise of a
+ * result is relative: its standard error and the floor of the bench it
+ * came from (larger when a shape did not converge).
+ */
+double ks_shape_noise(const cJSON *result);           /* one entry of bench.json "results" */
+double ks_score_noise(const struct ks_cand *c);
+/* 1 when time ta (noise na) is faster than tb (noise nb) by more than twice their noise */
+int ks_time_faster(double ta, double na, double tb, double nb);
+int ks_faster(const struct ks_cand *a, const struct ks_cand *b);
+
 /* ks_offline.c: the rules used when no LLM is configured */
 int ks_offline_select(struct ks_cand *c, size_t n, cJSON **out);
 /* NULL and *why (caller prints and frees) when it has nothing to propose; NULL alone after an I/O error it printed. */

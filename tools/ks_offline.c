@@ -28,7 +28,7 @@ results_of(const struct ks_cand *c)
 	return c->bench.results;
 }
 
-/* Shapes on which a is faster than b. */
+/* Shapes on which a is faster than b, outside the noise of both. */
 static int
 shapes_won(const struct ks_cand *a, const struct ks_cand *b)
 {
@@ -38,27 +38,52 @@ shapes_won(const struct ks_cand *a, const struct ks_cand *b)
 	if (n != cJSON_GetArraySize(rb))
 		return 0;
 	for (int i = 0; i < n; i++) {
+		const cJSON *x = cJSON_GetArrayItem(ra, i), *y = cJSON_GetArrayItem(rb, i);
 		double ta, tb;
 
-		if (ks_json_num(cJSON_GetArrayItem(ra, i), "time_us", NULL, &ta) == 0 &&
-		    ks_json_num(cJSON_GetArrayItem(rb, i), "time_us", NULL, &tb) == 0 && ta < tb)
+		if (ks_json_num(x, "time_us", NULL, &ta) == 0 && ks_json_num(y, "time_us", NULL, &tb) == 0 &&
+		    ks_time_faster(ta, ks_shape_noise(x), tb, ks_shape_noise(y)))
 			won++;
 	}
 	return won;
 }
 
+/*
+ * The base: the fastest correct kernel, unless an earlier kernel is as
+ * fast within the noise; then the earliest of those stays (a new kernel
+ * must beat the old ones by more than the noise to take over: a
+ * difference inside it is no evidence).  *fastest gets the fastest.
+ */
+static struct ks_cand *
+choose_base(struct ks_cand *c, size_t n, struct ks_cand **fastest)
+{
+	struct ks_cand *best = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (is_ok(&c[i]) && (!best || c[i].score_us < best->score_us))
+			best = &c[i];
+	*fastest = best;
+	if (!best)
+		return NULL;
+	/* c is in generation and slot order: the first tie is the earliest */
+	for (size_t i = 0; i < n; i++)
+		if (is_ok(&c[i]) && !ks_faster(best, &c[i]))
+			return &c[i];
+	return best;
+}
+
 int
 ks_offline_select(struct ks_cand *c, size_t n, cJSON **out)
 {
-	struct ks_cand *base = NULL, *ref = NULL;
+	struct ks_cand *base, *ref = NULL, *fastest;
 	int ref_won = -1;
-	char *reason;
+	char *reason, *tie = NULL;
 
-	for (size_t i = 0; i < n; i++)
-		if (is_ok(&c[i]) && (!base || c[i].score_us < base->score_us))
-			base = &c[i];
-	if (!base)
+	if (!(base = choose_base(c, n, &fastest)))
 		return -1;
+	if (fastest != base)
+		tie = ks_easprintf(" within the noise: %s, %.4g us, is %.2g %% faster, inside the noise, so the earlier "
+		    "kernel stays", fastest->id, fastest->score_us, 100 * (base->score_us / fastest->score_us - 1));
 	/* The reference: the kernel that beats the base on the most shapes, then the next fastest. */
 	for (size_t i = 0; i < n; i++) {
 		int won;
@@ -75,16 +100,17 @@ ks_offline_select(struct ks_cand *c, size_t n, cJSON **out)
 		reason = ks_easprintf("offline rule: %s is the only correct kernel (%.4g us), so it is both base and reference",
 		    base->id, base->score_us);
 	else if (ref_won > 0)
-		reason = ks_easprintf("offline rule: %s has the best score (%.4g us); %s is faster on %d benchmark shape(s)",
-		    base->id, base->score_us, ref->id, ref_won);
+		reason = ks_easprintf("offline rule: %s has the best score (%.4g us)%s; %s is faster on %d benchmark shape(s)",
+		    base->id, base->score_us, tie ? tie : "", ref->id, ref_won);
 	else
-		reason = ks_easprintf("offline rule: %s has the best score (%.4g us); %s is the next best (%.4g us)",
-		    base->id, base->score_us, ref->id, ref->score_us);
+		reason = ks_easprintf("offline rule: %s has the best score (%.4g us)%s; %s is the next best (%.4g us)",
+		    base->id, base->score_us, tie ? tie : "", ref->id, ref->score_us);
 	*out = cJSON_CreateObject();
 	cJSON_AddStringToObject(*out, "base", base->id);
 	cJSON_AddStringToObject(*out, "reference", ref ? ref->id : base->id);
 	cJSON_AddStringToObject(*out, "reason", reason);
 	free(reason);
+	free(tie);
 	return 0;
 }
 

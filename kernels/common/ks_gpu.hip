@@ -303,9 +303,9 @@ describe_timer(int l2_bytes, int sms)
 	    "hipDeviceSynchronize, so work on any stream counts; the "
 	    "host's share of a call, %.2f us (the median call of an empty "
 	    "kernel, %.2f us, less the kernel's own %.2f us), is "
-	    "subtracted from each time; time_us = mean of the timed runs "
-	    "after warm-up, repeated until the standard error is under 0.5%% "
-	    "of the mean or the time cap",
+	    "subtracted from each time; time_us = median of the timed runs "
+	    "after warm-up, repeated until the standard error of the mean is "
+	    "under 0.5%% of the mean or the time cap",
 	    ks_gpu_device_name(), sms, l2_bytes / 1048576.0,
 	    T.flush_bytes / 1048576.0, T.floor_s * 1e6, T.call_s * 1e6,
 	    T.kernel_s * 1e6);

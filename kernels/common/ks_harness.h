@@ -107,6 +107,15 @@ void ks_check_f32(const float *got, const float *want, size_t n,
     double rtol, double atol, struct ks_check *res);
 
 /*
+ * Exact equality, for integer outputs (counts, indexes, hashes): any
+ * difference fails, whatever --rtol and --atol say.  As ks_check_f32, an
+ * output whose elements are all equal fails where the reference's are
+ * not (a constant output never passes).
+ */
+void ks_check_i32(const int32_t *got, const int32_t *want, size_t n,
+    struct ks_check *res);
+
+/*
  * bf16 held as its 16 bits (the top half of an IEEE binary32), so that
  * C needs no bf16 type.  To float is exact.  To bf16 rounds to nearest,
  * ties to even, as __float2bfloat16 does: adding 0x7fff plus the lowest

@@ -165,9 +165,9 @@ ks_sgemm_time_call(void (*run)(void *), void *state)
 
 static const struct ks_timer ks_sgemm_timer = {
 	.description = "host CLOCK_MONOTONIC around each call, C reset to "
-	    "NaN before each outside the timed region; time_us = mean of the "
-	    "timed runs after warm-up, repeated until the standard error is "
-	    "under 0.5% of the mean or the time cap",
+	    "NaN before each outside the timed region; time_us = median of the "
+	    "timed runs after warm-up, repeated until the standard error of "
+	    "the mean is under 0.5% of the mean or the time cap",
 	.time_call = ks_sgemm_time_call,
 };
 
