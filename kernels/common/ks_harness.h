@@ -108,9 +108,9 @@ void ks_check_f32(const float *got, const float *want, size_t n,
 
 /*
  * Exact equality, for integer outputs (counts, indexes, hashes): any
- * difference fails, whatever --rtol and --atol say.  As ks_check_f32, an
- * output whose elements are all equal fails where the reference's are
- * not (a constant output never passes).
+ * difference fails, whatever --rtol and --atol say.  A constant output
+ * never passes where the reference is not constant, as with ks_check_f32
+ * (here because nothing but the reference's own values passes).
  */
 void ks_check_i32(const int32_t *got, const int32_t *want, size_t n,
     struct ks_check *res);

@@ -1,0 +1,86 @@
+#!/usr/bin/env bats
+# The README's "A new problem, step by step", done literally: the files
+# are taken from the README's blocks marked problem-example, and its
+# commands are run.  Then make check on what goes wrong with a problem.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	export HOME=$BATS_TEST_TMPDIR
+}
+
+# readme_problem: ~/problems as the README makes it
+readme_problem() {
+	mkdir -p ~/problems/histogram
+	cp -r "$KS_ROOT/kernels/common" ~/problems/
+	export KS_KERNELS_DIR=~/problems
+	# each block: the marker line, then a fenced block, whose lines are the file
+	awk -v dir="$HOME/problems" '
+		/^<!-- problem-example: .* -->$/ { file = dir "/" $3; next }
+		file != "" && /^```/ { if (inblock) { inblock = 0; file = "" } else inblock = 1; next }
+		inblock { print > file }' "$KS_ROOT/README.md"
+	local f
+	for f in problem.json reference.h reference.c harness.c seed.c task.md; do
+		[ -s ~/problems/histogram/$f ] || fail "the README gives no $f"
+	done
+}
+
+# check ARGS...: make check from the repository, as the README says
+check() {
+	make -s --no-print-directory -C "$KS_ROOT" check "$@"
+}
+
+@test "the README's new problem: make check says ready, and make generation N=3 measures its 4 configurations" {
+	readme_problem
+	run -0 check PROBLEM=histogram
+	assert_output --regexp '^problem histogram, target cpu: ready: the seed builds, is correct on the 4 test shapes and scores [0-9.]+ us on the 2 benchmark shapes$'
+	run -0 gen N=3 PROBLEM=histogram
+	assert_output --partial "generation 2: search space exhausted"
+	run -0 jq -rs 'map(.status) | unique | join(" ")' pop/gen-*/c*/bench.json
+	assert_output ok
+	# generation 1 tried LANES 2, 4 and 8: the offline proposer works on it
+	run -0 jq -r '[.plans[].changes.LANES] | sort | join(" ")' pop/gen-001/hypotheses.json
+	assert_output "2 4 8"
+}
+
+@test "make check: a wrong count, a constant output and a changed input each fail it, named" {
+	readme_problem
+	local seed=~/problems/histogram/seed.c
+	cp $seed good.c
+	sed -i 's/h\[b\] += part\[l\]\[b\];/h[b] += part[l][b] + (b == 12);/' $seed
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 --regexp "^problem histogram, target cpu: the seed is incorrect: .*h\[12\] = [0-9]+, expected [0-9]+"
+	printf 'void histogram(int n, const unsigned char *x, int *h) { for (int b = 0; b < 256; b++) h[b] = n / 256; }\n' >$seed
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 --regexp "^problem histogram, target cpu: the seed is incorrect: shape [0-9]+: h\[[0-9]+\] = [0-9]+, expected [0-9]+"
+	cat >$seed <<'K'
+void
+histogram(int n, const unsigned char *x, int *h)
+{
+	for (int b = 0; b < 256; b++)
+		h[b] = 0;
+	for (int i = 0; i < n; i++)
+		h[x[i]]++;
+	((unsigned char *)x)[0] ^= 1;
+}
+K
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 --partial "the kernel changed its input x"
+	cp good.c $seed
+	run -0 check PROBLEM=histogram
+}
+
+@test "make check: a seed that does not compile shows the compiler's error; a problem.json mistake names the field" {
+	readme_problem
+	echo 'this is not C;' >>~/problems/histogram/seed.c
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 --partial "the seed is build_failed"
+	assert_output --partial "error"
+	readme_problem
+	jset ~/problems/histogram/problem.json 'del(.tolerance)'
+	run -2 check PROBLEM=histogram
+	assert_output --partial "field \"tolerance\""
+	refute_output --partial "ready"
+}
