@@ -117,6 +117,12 @@ myproblem() {
 	run -1 ks-init -p mine -t cpu pop
 	assert_output "ks-init: '$PWD/kernels/mine/problem.json': field \"harness_sources\": '$PWD/kernels/mine/missing.c' does not exist"
 	assert_not_exist pop
+	# a reference that a kernel could call: not named after the entry point
+	myproblem '.'
+	sed -i 's/sgemm_reference/sgemm_ref/' kernels/mine/harness.c kernels/mine/reference.c kernels/mine/reference.h
+	run -1 ks-init -p mine -t cpu pop
+	assert_output "ks-init: '$PWD/kernels/mine/problem.json': no harness source names the reference 'sgemm_reference' (the reference is named after entry_name, so that no kernel may call it)"
+	assert_not_exist pop
 	# the copy as it is: a valid problem
 	myproblem '.'
 	run -0 ks-init -p mine -t cpu pop

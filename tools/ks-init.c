@@ -2,6 +2,7 @@
  * ks-init - create a population directory for a problem and a target,
  * or check that an existing one was made for them.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -73,17 +74,33 @@ target_supported(const struct ks_problem *p, const char *target)
 	return 0;
 }
 
+/* 1 when code holds an identifier that starts with prefix. */
+static int
+names_prefix(const char *code, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (const char *q = code; (q = strstr(q, prefix)); q += n)
+		if (q == code || !(isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+			return 1;
+	return 0;
+}
+
 /*
- * The seed kernel is there and defines the entry point, and each harness
- * source is there: mistakes of a new problem named before a run, not met
- * as a seed recorded incorrect.
+ * The seed kernel is there and defines the entry point, each harness
+ * source is there, and one of them names the reference
+ * <entry_name>_reference...: mistakes of a new problem named before a
+ * run, not met as a seed recorded incorrect.  The reference's name
+ * matters: the static check keeps kernels from calling names with
+ * _reference in them, and any other name would be theirs to call.
  */
 static int
 problem_files_valid(const struct ks_problem *p)
 {
 	char *path = ks_problem_file(p, "seed_kernel"), *code = path ? ks_file_read(path, NULL) : NULL;
+	char *ref = ks_easprintf("%s_reference", p->entry_name);
 	const cJSON *src;
-	int ok = code != NULL;
+	int ok = code != NULL, named = 0;
 
 	if (code && !ks_code_defines(code, p->entry_name)) {
 		ks_warnx("'%s': the seed kernel '%s' does not define the entry point '%s' (entry_name)", p->path, path,
@@ -98,9 +115,18 @@ problem_files_valid(const struct ks_problem *p)
 		if (ok && (!h || !ks_exists(h))) {
 			ks_warnx("'%s': field \"harness_sources\": '%s' does not exist", p->path, h ? h : "(not a string)");
 			ok = 0;
+		} else if (ok && (code = ks_file_read(h, NULL))) {
+			named |= names_prefix(code, ref);
+			free(code);
 		}
 		free(h);
 	}
+	if (ok && !named) {
+		ks_warnx("'%s': no harness source names the reference '%s' (the reference is named after "
+		    "entry_name, so that no kernel may call it)", p->path, ref);
+		ok = 0;
+	}
+	free(ref);
 	return ok;
 }
 
