@@ -161,6 +161,26 @@ gcc"
 	assert_output ""
 }
 
+@test "sandboxed code sees the variables compilers and GPU runtimes read, by exact name, and never a secret" {
+	# (before: every CUDA_, HIP_, NVIDIA_... variable came through, NVIDIA_API_KEY among them)
+	mkdir -p bin
+	printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done\n[ -n "$out" ] || exit 0\nenv | sort >%s/env.txt\n: >"$out"\n' "$PWD" >bin/cc
+	chmod +x bin/cc
+	NVIDIA_API_KEY=nv-secret HIP_AUTH_TOKEN=hip-secret CUDA_SECRET=cu-secret OMP_PASSWORD=omp-secret \
+		ROCM_CREDENTIALS=rocm-secret CUDA_VISIBLE_DEVICES=1 HIP_VISIBLE_DEVICES=2 OMP_NUM_THREADS=3 \
+		CUDA_HOME=/opt/cuda HIP_PLATFORM=amd CUDA_ANYTHING=else MY_TOOL_VISIBLE_DEVICES=4 \
+		EXTRA_ONE=x MY_API_KEY=k KS_SANDBOX_ENV="EXTRA_ONE MY_API_KEY" \
+		KS_CC=$PWD/bin/cc run -0 ks-build pop/gen-000/c0
+	run -0 cat env.txt
+	refute_output --partial secret
+	refute_output --partial CUDA_ANYTHING
+	refute_output --partial MY_API_KEY
+	for v in CUDA_VISIBLE_DEVICES=1 HIP_VISIBLE_DEVICES=2 OMP_NUM_THREADS=3 CUDA_HOME=/opt/cuda HIP_PLATFORM=amd \
+		MY_TOOL_VISIBLE_DEVICES=4 EXTRA_ONE=x; do
+		assert_line "$v"
+	done
+}
+
 @test "the compiler inherits no descriptor of ks-build's but 0-2: make's POP/.lock, say, stays with make" {
 	printf '#!/bin/sh\nls /proc/$$/fd >%s/fds\nexec cc "$@"\n' "$BATS_TEST_TMPDIR" >cc-spy
 	chmod +x cc-spy

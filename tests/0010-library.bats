@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # The library on its own: the speed-of-light evaluator (tests/unit/bound.c,
-# a C program over tools/ks_bound.c), and the one loader of each stage
+# a C program over tools/ks_bound.c), the redaction of keys
+# (tests/unit/redact.c over tools/ks_redact.c), and the one loader of each stage
 # file, whose error line names the file and the field (population(5)).
 
 bats_require_minimum_version 1.5.0
@@ -11,6 +12,10 @@ setup_file() {
 	# shellcheck disable=SC2046
 	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/bound.c \
 		tools/ks_bound.c tools/ks_json.c tools/ks_util.c tools/ks_file.c -o "$BATS_FILE_TMPDIR/bound" \
+		$(pkg-config --libs libcjson) -lm
+	# shellcheck disable=SC2046
+	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/redact.c \
+		tools/ks_redact.c tools/ks_json.c tools/ks_util.c tools/ks_file.c -o "$BATS_FILE_TMPDIR/redact" \
 		$(pkg-config --libs libcjson) -lm
 	cd "$BATS_FILE_TMPDIR" || return
 	# a finished seed to spoil, one file at a time
@@ -34,6 +39,11 @@ spoil() {
 	assert_output "24 cases, 0 failed"
 	# each malformed bound is named once, with its file
 	assert_equal "$(grep -c "^bound: 'problem.json': field \"bound\" must hold" <<<"$stderr")" 3
+}
+
+@test "what a message, transcript or log line keeps of an API key (tests/unit/redact.c)" {
+	run -0 "$BATS_FILE_TMPDIR/redact"
+	assert_output "16 cases, 0 failed"
 }
 
 @test "candidate.json: a missing field, a wrong type, an id that is not the folder's are named" {

@@ -10,6 +10,8 @@ setup() {
 	command -v curl >/dev/null ||
 		skip "the curl command line tool is not installed: apt-get install curl"
 	cd "$BATS_TEST_TMPDIR"
+	# the requests below carry no key; the tests of keys expect one
+	export LLM_SERVER_EXPECT_KEY=
 }
 
 teardown() {
@@ -240,7 +242,7 @@ EOF
 }
 
 @test "the API key is redacted in the log and checked: ok, wrong, missing" {
-	llm_server_start '{"*": [{}]}'
+	LLM_SERVER_EXPECT_KEY=test-key-123 llm_server_start '{"*": [{}]}'
 	post $OPENAI "$(chat m q)" -H "Authorization: Bearer $KS_LLM_API_KEY"
 	post $ANTHROPIC '{"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "q"}]}' -H 'x-api-key: not-the-key'
 	post $GEMINI '{"contents": [{"parts": [{"text": "q"}]}]}' -H "x-goog-api-key: $KS_LLM_API_KEY"
@@ -257,6 +259,26 @@ missing null $OPENAI
 ok key $GEMINI?key=<redacted:12 chars>
 EOF
 	run -1 grep -c -e "$KS_LLM_API_KEY" -e not-the-key llm-log.jsonl
+}
+
+@test "a wrong or missing key is refused as each service refuses it; OpenAI masks the key, echo_key shows it whole" {
+	LLM_SERVER_EXPECT_KEY=test-key-123 llm_server_start '{"*": [{}], "echo": [{"echo_key": true}]}'
+	run -0 post $OPENAI "$(chat m q)" -H 'Authorization: Bearer sk-proj-abcdefghij0123456789wxyz'
+	assert_output 401
+	run reply '.error.message' .error.code
+	assert_output $'Incorrect API key provided: sk-proj-********************wxyz. You can find your API key at https://platform.openai.com/account/api-keys.\ninvalid_api_key'
+	run -0 post $OPENAI "$(chat echo q)" -H 'Authorization: Bearer sk-proj-abcdefghij0123456789wxyz'
+	assert_equal "$(reply .error.message)" "Incorrect API key provided: sk-proj-abcdefghij0123456789wxyz. You can find your API key at https://platform.openai.com/account/api-keys."
+	run -0 post $OPENAI "$(chat m q)"
+	assert_output 401
+	assert_equal "$(reply .error.message)" "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."
+	run -0 post $ANTHROPIC '{"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "q"}]}' -H 'x-api-key: nope'
+	assert_output 401
+	assert_equal "$(reply -c .)" '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}'
+	run -0 post $GEMINI '{"contents": [{"parts": [{"text": "q"}]}]}' -H 'x-goog-api-key: nope'
+	assert_output 400
+	run reply .error.message .error.status '.error.details[0].reason'
+	assert_output $'API key not valid. Please pass a valid API key.\nINVALID_ARGUMENT\nAPI_KEY_INVALID'
 }
 
 @test "with LLM_SERVER_EXPECT_KEY empty, a key is only noted as present" {

@@ -187,19 +187,56 @@ EOF
 	assert_output $'/v1/chat/completions\nok'
 }
 
-@test "the key falls back to ANTHROPIC_API_KEY or GEMINI_API_KEY by provider" {
+@test "the key falls back to ANTHROPIC_API_KEY or GEMINI_API_KEY by provider, for the provider's own host" {
 	llm_server_start "$(steps "$OK")"
 	unset KS_LLM_API_KEY
 	export OPENAI_API_KEY=wrong-openai-key
-	KS_LLM_PROVIDER=anthropic ANTHROPIC_API_KEY=test-key-123 GEMINI_API_KEY=wrong run -0 ks-select pop/gen-001
+	# the providers' own hosts, reached at the fixture (as curl --resolve)
+	KS_LLM_URL=http://api.anthropic.com:$LLM_PORT/v1 KS_LLM_RESOLVE=api.anthropic.com:$LLM_PORT:127.0.0.1 \
+		KS_LLM_PROVIDER=anthropic ANTHROPIC_API_KEY=test-key-123 GEMINI_API_KEY=wrong run -0 ks-select pop/gen-001
 	rm pop/gen-001/select.json
-	KS_LLM_PROVIDER=gemini GEMINI_API_KEY=test-key-123 ANTHROPIC_API_KEY=wrong run -0 ks-select pop/gen-001
+	KS_LLM_URL=http://generativelanguage.googleapis.com:$LLM_PORT/v1 \
+		KS_LLM_RESOLVE=generativelanguage.googleapis.com:$LLM_PORT:127.0.0.1 \
+		KS_LLM_PROVIDER=gemini GEMINI_API_KEY=test-key-123 ANTHROPIC_API_KEY=wrong run -0 ks-select pop/gen-001
 	assert_model_chose
 	run llm_log '[.path, .auth_header, .auth]'
 	assert_output - <<'EOF'
 ["/v1/messages","x-api-key","ok"]
 ["/v1/models/fixture:generateContent","x-goog-api-key","ok"]
 EOF
+}
+
+@test "a server of KS_LLM_URL never gets OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY: only KS_LLM_API_KEY" {
+	# (before: with only KS_LLM_URL set, OPENAI_API_KEY went to it as a bearer token)
+	LLM_SERVER_EXPECT_KEY= llm_server_start "$(steps "$OK")"
+	unset KS_LLM_API_KEY
+	OPENAI_API_KEY=sk-openai-secret KS_QUIET=0 run -0 --separate-stderr ks-select pop/gen-001
+	assert_equal "$stderr" "ks-select: OPENAI_API_KEY is not sent to '$LLM_URL', which is not api.openai.com (openai): set KS_LLM_API_KEY for that server"
+	rm pop/gen-001/select.json
+	KS_LLM_PROVIDER=anthropic ANTHROPIC_API_KEY=sk-ant-secret run -0 ks-select pop/gen-001
+	rm pop/gen-001/select.json
+	KS_LLM_PROVIDER=gemini GEMINI_API_KEY=AIza-secret run -0 ks-select pop/gen-001
+	run llm_log .auth
+	assert_output $'missing\nmissing\nmissing'
+	# KS_LLM_API_KEY is the key for such a server
+	rm pop/gen-001/select.json
+	KS_LLM_API_KEY=local-key OPENAI_API_KEY=sk-openai-secret KS_LLM_CACHE=off run -0 ks-select pop/gen-001
+	assert_equal "$(llm_request 4 .auth)" present
+	run -1 grep -c -e secret llm-log.jsonl
+}
+
+@test "a provider's error that echoes the key is printed with the key redacted; the transcript holds no key" {
+	# (before: OpenAI's 401 message was printed as it came)
+	local key=sk-proj-abcdefghij0123456789wxyz
+	llm_server_start '{"*": [{"echo_key": true}]}'
+	KS_LLM_API_KEY=$key run -1 ks-select pop/gen-001
+	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed: HTTP 401: Incorrect API key provided: [redacted] You can find your API key at https://platform.openai.com/account/api-keys."
+	# OpenAI's own masked form too
+	llm_server_start '{"*": [{}]}'
+	KS_LLM_API_KEY=$key run -1 ks-select pop/gen-001
+	assert_output --partial "HTTP 401: Incorrect API key provided: [redacted] You can find"
+	refute_output --partial wxyz
+	run -1 grep -rl -e abcdefghij -e wxyz pop
 }
 
 @test "KS_SELECT_MODEL overrides KS_MODEL for the select stage only" {

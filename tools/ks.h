@@ -148,6 +148,10 @@ char *ks_find_in_path(const char *name);
  * pids cgroup made before the fork.
  */
 void ks_sandbox_enter(const struct ks_proc_opts *o);   /* in the child, before exec */
+/* 1 when sandboxed code may see var ("NAME=value"): an exact list, *_VISIBLE_DEVICES, KS_SANDBOX_ENV; never a secret */
+int ks_env_kept(const char *var);
+/* 1 when a name (len bytes) holds KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, in any case */
+int ks_env_secret(const char *name, size_t len);
 char *ks_sandbox_cgroup(long max);          /* a pids cgroup (caller frees), NULL where none can be had */
 void ks_sandbox_cgroup_join(const char *dir);          /* in the child */
 void ks_sandbox_cgroup_remove(char *dir);   /* kills what is left in it, removes it, frees dir */
@@ -427,6 +431,10 @@ int ks_tune_parse(const char *src, struct ks_param *p, int max);
 long ks_tune_get(const struct ks_param *p, int n, const char *name, long dflt);
 /* Returns a new source with the values of the named defines replaced; NULL when one is absent. */
 char *ks_tune_apply(const char *src, const char *const *names, const long *values, int n);
+
+/* ks_redact.c: text with each word that holds or echoes the key (or follows a key's label) replaced by [redacted] */
+char *ks_redact(const char *text, const char *key);
+char *ks_redact_key(const char *text, const char *key);   /* only what shares a run with the key: for replies */
 
 /* ks_llm.c: the LLM client */
 struct ks_llm {

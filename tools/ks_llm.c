@@ -13,6 +13,7 @@
 #include <sys/file.h>
 
 #include <curl/curl.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -127,11 +128,53 @@ load_numbers(struct ks_llm *llm)
 	return 0;
 }
 
+/* The host of a URL, lower case ("https://API.openai.com:443/v1" -> "api.openai.com"); "" when none. */
+static void
+url_host(const char *url, char *buf, size_t n)
+{
+	const char *h = strstr(url, "://");
+	size_t len = 0;
+
+	h = h ? h + 3 : url;
+	if (strchr(h, '@') && strchr(h, '@') < h + strcspn(h, "/"))	/* user:password@host */
+		h = strchr(h, '@') + 1;
+	while (h[len] && !strchr(":/?#", h[len]) && len + 1 < n) {
+		buf[len] = (char)tolower((unsigned char)h[len]);
+		len++;
+	}
+	buf[len] = '\0';
+}
+
+/*
+ * The key for the request: KS_LLM_API_KEY when set; else the provider's
+ * own variable (OPENAI_API_KEY...), but only for the provider's own host,
+ * or, for OpenAI, the server OPENAI_BASE_URL names (the pair the OpenAI
+ * SDKs use): a local server named by KS_LLM_URL never gets another
+ * service's key.  NULL: no key.
+ */
+static const char *
+key_for(const struct provider *pv, const char *url, int url_is_openai_base)
+{
+	const char *key = env("KS_LLM_API_KEY"), *own = env(pv->key_env);
+	char host[256], own_host[256];
+
+	if (key || !own)
+		return key;
+	url_host(url, host, sizeof host);
+	url_host(pv->url, own_host, sizeof own_host);
+	if (strcmp(host, own_host) == 0 || url_is_openai_base)
+		return own;
+	ks_info("%s is not sent to '%s', which is not %s (%s): set KS_LLM_API_KEY for that server", pv->key_env,
+	    url, own_host, pv->name);
+	return NULL;
+}
+
 int
 ks_llm_open(struct ks_llm *llm, const char *stage, const char *root)
 {
 	const char *p = provider_of_env(), *model, *url, *key;
 	const struct provider *pv = NULL;
+	int openai_base = 0;
 
 	memset(llm, 0, sizeof *llm);
 	if (strcmp(p, "offline") == 0) {
@@ -151,11 +194,9 @@ ks_llm_open(struct ks_llm *llm, const char *stage, const char *root)
 		return -1;
 	}
 	url = env("KS_LLM_URL");
-	if (!url && strcmp(pv->name, "openai") == 0)
-		url = env("OPENAI_BASE_URL");
-	key = env("KS_LLM_API_KEY");
-	if (!key)
-		key = env(pv->key_env);
+	if (!url && strcmp(pv->name, "openai") == 0 && (url = env("OPENAI_BASE_URL")))
+		openai_base = 1;
+	key = key_for(pv, url ? url : pv->url, openai_base);
 	snprintf(llm->provider, sizeof llm->provider, "%s", pv->name);
 	llm->stage = stage;
 	llm->model = ks_estrdup(model);
@@ -339,8 +380,13 @@ on_header(char *p, size_t size, size_t n, void *arg)
 static void
 http_post(const struct ks_llm *llm, const char *url, const char *body, struct http *h)
 {
-	struct curl_slist *hdr = headers(llm);
+	struct curl_slist *hdr = headers(llm), *resolve = NULL;
 	CURL *c = curl_easy_init();
+	const char *r = env("KS_LLM_RESOLVE");
+
+	/* as curl --resolve HOST:PORT:ADDRESS: a host reached at another address (a tunnel, split DNS) */
+	if (r)
+		resolve = curl_slist_append(NULL, r);
 
 	ks_buf_free(&h->body);
 	ks_buf_add(&h->body, "", 0);
@@ -350,6 +396,7 @@ http_post(const struct ks_llm *llm, const char *url, const char *body, struct ht
 	if (!c) {
 		h->rc = CURLE_FAILED_INIT;
 		curl_slist_free_all(hdr);
+		curl_slist_free_all(resolve);
 		return;
 	}
 	curl_easy_setopt(c, CURLOPT_URL, url);
@@ -365,11 +412,14 @@ http_post(const struct ks_llm *llm, const char *url, const char *body, struct ht
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)fmin(llm->timeout_s * 1000, 30000));
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_USERAGENT, "kernel-scientist/" KS_VERSION);
+	if (resolve)
+		curl_easy_setopt(c, CURLOPT_RESOLVE, resolve);
 	h->rc = curl_easy_perform(c);
 	if (h->rc == CURLE_OK)
 		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &h->status);
 	curl_easy_cleanup(c);
 	curl_slist_free_all(hdr);
+	curl_slist_free_all(resolve);
 }
 
 static int
@@ -507,7 +557,7 @@ post_with_retries(const struct ks_llm *llm, const char *url, const char *body, i
     struct ks_llm_reply *r)
 {
 	struct http h = { 0 };
-	char *why = NULL;
+	char *why = NULL, *safe, *safe_url;
 	cJSON *j = NULL;
 	int t;
 
@@ -542,14 +592,21 @@ post_with_retries(const struct ks_llm *llm, const char *url, const char *body, i
 			break;
 		double wait = h.retry_after >= 0 ? fmin(h.retry_after, llm->retry_max_s)
 		    : fmin(llm->backoff_s * pow(2, t - 1), llm->retry_max_s) * jitter();
-		ks_info("%s (try %d of %d); retrying in %.1f s", why, t, llm->tries, wait);
+		safe = ks_redact(why, llm->key);
+		ks_info("%s (try %d of %d); retrying in %.1f s", safe, t, llm->tries, wait);
+		free(safe);
 		sleep_s(wait);
 	}
 	*tries_used = t > llm->tries ? llm->tries : t;
+	/* a provider's error may echo the key: every line out goes through ks_redact */
+	safe = ks_redact(why, llm->key);
+	safe_url = ks_redact(url, llm->key);
 	if (!j && *tries_used > 1)
-		ks_warnx("LLM request to '%s' failed after %d tries: %s", url, *tries_used, why);
+		ks_warnx("LLM request to '%s' failed after %d tries: %s", safe_url, *tries_used, safe);
 	else if (!j)
-		ks_warnx("LLM request to '%s' failed: %s", url, why);
+		ks_warnx("LLM request to '%s' failed: %s", safe_url, safe);
+	free(safe);
+	free(safe_url);
 	free(why);
 	ks_buf_free(&h.body);
 	cJSON_Delete(j);
@@ -606,7 +663,7 @@ static int
 transcript_save(const struct ks_llm *llm, const char *dir, const char *name, const char *url, cJSON *body,
     const char *system, const char *const *turns, int n, const struct ks_llm_reply *r, int tries)
 {
-	char *ldir = ks_easprintf("%s/llm", dir), *path = NULL;
+	char *ldir = ks_easprintf("%s/llm", dir), *path = NULL, *safe_url = NULL, *safe_reply = NULL;
 	cJSON *t = cJSON_CreateObject(), *usage;
 	struct ks_buf md = { 0 };
 	int rc = -1;
@@ -615,10 +672,12 @@ transcript_save(const struct ks_llm *llm, const char *dir, const char *name, con
 		goto out;
 	cJSON_AddStringToObject(t, "stage", llm->stage);
 	cJSON_AddStringToObject(t, "provider", llm->provider);
-	cJSON_AddStringToObject(t, "url", url);
+	safe_url = ks_redact(url, llm->key);
+	safe_reply = ks_redact_key(r->text, llm->key);
+	cJSON_AddStringToObject(t, "url", safe_url);
 	cJSON_AddStringToObject(t, "model", llm->model);
 	cJSON_AddItemToObject(t, "request", cJSON_Duplicate(body, 1));
-	cJSON_AddStringToObject(t, "reply", r->text);
+	cJSON_AddStringToObject(t, "reply", safe_reply);
 	cJSON_AddBoolToObject(t, "truncated", r->truncated);
 	cJSON_AddBoolToObject(t, "cached", r->cached);
 	cJSON_AddNumberToObject(t, "tries", tries);
@@ -634,7 +693,7 @@ transcript_save(const struct ks_llm *llm, const char *dir, const char *name, con
 	for (int i = 0; i < n; i++)
 		ks_buf_printf(&md, "# %s\n\n%s\n\n", i % 2 ? "assistant" : "user", turns[i]);
 	ks_buf_printf(&md, "# reply (%s%s%s)\n\n%s\n", llm->model, r->cached ? ", from the cache" : "",
-	    r->truncated ? ", cut off at the token limit" : "", r->text);
+	    r->truncated ? ", cut off at the token limit" : "", safe_reply);
 	path = ks_easprintf("%s/%s.md", ldir, name);
 	rc = ks_file_write_atomic(path, md.s, md.len);
 out:
@@ -642,6 +701,8 @@ out:
 	cJSON_Delete(t);
 	free(path);
 	free(ldir);
+	free(safe_url);
+	free(safe_reply);
 	return rc;
 }
 

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,16 +31,96 @@ set_limit(int resource, rlim_t v)
 	setrlimit(resource, &rl);
 }
 
-/* What the environment of sandboxed code keeps: what compilers and GPU runtimes read. */
+/*
+ * What the environment of sandboxed code keeps: the variables, by exact
+ * name, that compilers and GPU runtimes read, and any *_VISIBLE_DEVICES
+ * (which GPUs a process may see).  Never by prefix: NVIDIA_API_KEY or
+ * HIP_..._TOKEN would come through a prefix, and a kernel can print its
+ * environment.  KS_SANDBOX_ENV names more, exactly.
+ */
 static const char *const env_keep[] = {
-	"PATH=", "LD_LIBRARY_PATH=", "CUDA_", "HIP_", "ROCM_", "ROCR_", "HSA_", "NVIDIA_", "OMP_", "GOMP_",
-	"KMP_", NULL
+	"PATH", "LD_LIBRARY_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
+	/* CUDA and NVIDIA's container runtime */
+	"CUDA_HOME", "CUDA_PATH", "CUDA_DEVICE_ORDER", "CUDA_LAUNCH_BLOCKING", "CUDA_CACHE_DISABLE",
+	"CUDA_CACHE_PATH", "CUDA_CACHE_MAXSIZE", "CUDA_FORCE_PTX_JIT", "CUDA_DISABLE_PTX_JIT",
+	"CUDA_MODULE_LOADING", "CUDA_DEVICE_MAX_CONNECTIONS", "CUDA_MPS_PIPE_DIRECTORY",
+	"CUDA_MPS_LOG_DIRECTORY", "NVIDIA_DRIVER_CAPABILITIES", "NVIDIA_TF32_OVERRIDE", "NVCC_PREPEND_FLAGS",
+	"NVCC_APPEND_FLAGS", "NVCC_CCBIN",
+	/* HIP, ROCm */
+	"HIP_PATH", "HIP_PLATFORM", "HIP_COMPILER", "HIP_RUNTIME", "HIP_CLANG_PATH", "HIP_DEVICE_LIB_PATH",
+	"HIP_LAUNCH_BLOCKING", "HIPCC_COMPILE_FLAGS_APPEND", "HIPCC_LINK_FLAGS_APPEND", "HIPCC_VERBOSE",
+	"ROCM_PATH", "HSA_PATH", "HSA_OVERRIDE_GFX_VERSION", "HSA_ENABLE_SDMA", "HSA_XNACK",
+	"HSA_ENABLE_INTERRUPT", "GPU_DEVICE_ORDINAL", "GPU_MAX_HW_QUEUES", "AMD_SERIALIZE_KERNEL",
+	"AMD_SERIALIZE_COPY", "AMD_LOG_LEVEL", "AMD_DIRECT_DISPATCH",
+	/* OpenMP (GNU and LLVM) */
+	"OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES", "OMP_SCHEDULE", "OMP_DYNAMIC", "OMP_STACKSIZE",
+	"OMP_WAIT_POLICY", "OMP_MAX_ACTIVE_LEVELS", "OMP_THREAD_LIMIT", "GOMP_CPU_AFFINITY", "GOMP_SPINCOUNT",
+	"KMP_AFFINITY", "KMP_BLOCKTIME",
+	NULL
 };
 
+/* Words that make a name a secret, whatever else the name says. */
+static const char *const secret_words[] = { "KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", NULL };
+
+static int
+name_is(const char *var, const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(var, name, n) == 0 && var[n] == '=';
+}
+
+int
+ks_env_secret(const char *name, size_t len)
+{
+	for (const char *const *w = secret_words; *w; w++) {
+		size_t n = strlen(*w);
+
+		for (size_t i = 0; i + n <= len; i++)
+			if (strncasecmp(name + i, *w, n) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+/* 1 when the names in the space-separated list include var's. */
+static int
+listed(const char *list, const char *var, size_t len)
+{
+	for (const char *p = list; p && *p; ) {
+		size_t n;
+
+		p += strspn(p, " \t,");
+		n = strcspn(p, " \t,");
+		if (n == len && strncmp(p, var, n) == 0)
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/* 1 when sandboxed code may see the variable var ("NAME=value"). */
+int
+ks_env_kept(const char *var)
+{
+	const char *eq = strchr(var, '='), *extra = getenv("KS_SANDBOX_ENV");
+	size_t len = eq ? (size_t)(eq - var) : strlen(var);
+	static const char vis[] = "_VISIBLE_DEVICES";
+
+	if (!eq || ks_env_secret(var, len))
+		return 0;
+	for (const char *const *keep = env_keep; *keep; keep++)
+		if (name_is(var, *keep))
+			return 1;
+	if (len > sizeof vis - 1 && strncmp(var + len - (sizeof vis - 1), vis, sizeof vis - 1) == 0)
+		return 1;
+	return listed(extra, var, len);
+}
+
 /*
- * The environment for sandboxed code: the variables of env_keep and no
- * others (no API keys, tokens or HOME secrets), HOME and TMPDIR set to
- * dir, the C locale.  Allocated in the child, which execs at once.
+ * The environment for sandboxed code: the variables ks_env_kept allows
+ * and no others (no API keys, tokens or HOME secrets), HOME and TMPDIR set
+ * to dir, the C locale.  Allocated in the child, which execs at once.
  */
 static char **
 sandbox_env(const char *dir)
@@ -53,11 +134,8 @@ sandbox_env(const char *dir)
 	if (!(env = calloc(n + 4, sizeof *env)))
 		_exit(126);
 	for (e = environ; *e; e++)
-		for (const char *const *keep = env_keep; *keep; keep++)
-			if (strncmp(*e, *keep, strlen(*keep)) == 0) {
-				env[k++] = *e;
-				break;
-			}
+		if (ks_env_kept(*e))
+			env[k++] = *e;
 	if (asprintf(&env[k++], "HOME=%s", dir) < 0 || asprintf(&env[k++], "TMPDIR=%s", dir) < 0)
 		_exit(126);
 	env[k++] = "LC_ALL=C";
