@@ -274,7 +274,7 @@ EOF
 	assert_equal "$(reply .error.message)" "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."
 	run -0 post $ANTHROPIC '{"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "q"}]}' -H 'x-api-key: nope'
 	assert_output 401
-	assert_equal "$(reply -c .)" '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}'
+	assert_equal "$(reply .)" '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}'
 	run -0 post $GEMINI '{"contents": [{"parts": [{"text": "q"}]}]}' -H 'x-goog-api-key: nope'
 	assert_output 400
 	run reply .error.message .error.status '.error.details[0].reason'

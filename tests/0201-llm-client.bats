@@ -130,8 +130,8 @@ EOF
 }
 
 @test "Gemini: POST URL/models/MODEL:generateContent with x-goog-api-key, systemInstruction, roles user and model" {
-	# the first reply is cut off, so the second request holds a model turn
-	llm_server_start "$(steps '{"content": "{\"base\": \"g0", "finish": "length"}' "$OK")"
+	# the first reply names no kernel of the population, so the second request holds a model turn
+	llm_server_start "$(steps '{"content": "{\"base\": \"g9\"}"}' "$OK")"
 	export KS_LLM_PROVIDER=gemini KS_MODEL=gemini-fix KS_LLM_MAX_TOKENS=777 KS_LLM_TEMPERATURE=0.25
 	run -0 ks-select pop/gen-001
 	assert_output ""
@@ -151,7 +151,7 @@ null
 false
 true
 ["user","model","user"]
-[{"text":"{\"base\": \"g0"}]
+[{"text":"{\"base\": \"g9\"}"}]
 {"temperature":0.25,"maxOutputTokens":777}
 EOF
 	assert_equal "$(jget pop/gen-001/select.json .usage.calls)" 2
@@ -421,30 +421,62 @@ EOF
 
 # ---- replies that cannot be used as they are -----------------------
 
-@test "a reply cut off at the token limit is not used: select asks again with the reason" {
+@test "a reply cut off at the token limit is not used: select asks again, one turn, shorter, with twice the limit" {
 	# the cut-off reply names other kernels; had it been parsed it would decide
 	llm_server_start "$(steps '{"content": "{\"base\": \"g000c1\", \"reference\": \"g000c1\", \"reason\": \"cut\"}", "finish": "length"}' "$OK")"
 	run -0 ks-select pop/gen-001
 	assert_output ""
 	assert_model_chose
 	assert_equal "$(llm_requests)" 2
-	run llm_request 2 '[.body.messages[].role]' '.body.messages[2].content' \
-		'.body.messages[3].content'
+	# (before: [system, user, assistant "the cut-off reply", user])
+	run llm_request 2 '[.body.messages[].role]' .body.max_tokens \
+		'.body.messages[1].content | endswith("Your previous reply to this was cut off at the token limit, so it could not be used. Reply again, complete and shorter: the code or JSON asked for, with no long explanation.")'
 	assert_output - <<'EOF'
-["system","user","assistant","user"]
-{"base": "g000c1", "reference": "g000c1", "reason": "cut"}
-That reply could not be used: the reply was cut off at the token limit (KS_LLM_MAX_TOKENS=16384). Reply again, complete, in the format asked for.
+["system","user"]
+32768
+true
 EOF
+	local first second
+	first=$(llm_request 1 '.body.messages[1].content')
+	second=$(llm_request 2 '.body.messages[1].content')
+	[[ $second == "$first"* ]] || fail "the re-ask does not hold the prompt"
 	run -0 jf pop/gen-001/llm/select-1.json .truncated
 	assert_output true
 	run -0 grep '^# reply' pop/gen-001/llm/select-1.md
 	assert_output "# reply (fixture, cut off at the token limit)"
 }
 
+@test "Anthropic and Gemini: an empty reply is asked again without an empty assistant turn, which they refuse" {
+	# (before: [user, assistant "", user], a 400 that is not retried, and the stage died)
+	local api
+	for api in anthropic gemini; do
+		rm -rf pop/gen-001 pop/llm-cache
+		llm_server_start "$(steps '{"content": ""}' "$OK")"
+		KS_LLM_PROVIDER=$api run -0 ks-select pop/gen-001
+		assert_model_chose
+		assert_equal "$(llm_requests)" 2
+		if [ $api = anthropic ]; then
+			run llm_request 2 '[.body.messages[].role]' '.body.messages[0].content | endswith("Your previous reply to this was empty. Reply in the format asked for.")'
+		else
+			run llm_request 2 '[.body.contents[].role]' '.body.contents[0].parts[0].text | endswith("Your previous reply to this was empty. Reply in the format asked for.")'
+		fi
+		assert_output $'["user"]\ntrue'
+	done
+}
+
+@test "an error on the re-ask makes the replies unusable: select falls back to the offline rule" {
+	# the second request refused (a 400 is not retried): before, the stage exited 1
+	llm_server_start "$(steps '{"content": "no JSON here"}' '{"status": 400, "message": "messages.1: all messages must have non-empty content"}')"
+	run -0 --separate-stderr ks-select pop/gen-001
+	run -0 jf pop/gen-001/select.json .fallback .base
+	assert_line --index 0 "the model's replies could not be used (the second request failed: HTTP 400: messages.1: all messages must have non-empty content): the offline rule chose"
+	assert_line --index 1 g000c1
+}
+
 @test "two replies cut off: the offline rule chooses and select.json says why" {
 	llm_server_start "$(steps '{"content": "'"$PICK"'", "finish": "length"}')"
 	KS_LLM_MAX_TOKENS=50 run -0 ks-select pop/gen-001
-	local why="the model's replies could not be used (the reply was cut off at the token limit (KS_LLM_MAX_TOKENS=50)): the offline rule chose"
+	local why="the model's replies could not be used (the reply was cut off at the token limit (100 tokens, twice KS_LLM_MAX_TOKENS=50)): the offline rule chose"
 	assert_output "ks-select: 'pop/gen-001': $why"
 	assert_equal "$(llm_requests)" 2
 	run -0 jf pop/gen-001/select.json .base .reference .fallback .usage.calls

@@ -481,6 +481,18 @@ slot_report() {
 		fail "no warning of the rejected candidate on stderr: $stderr"
 }
 
+@test "implement: an error on the re-ask is an unusable reply: the candidate is rejected, the stage succeeds" {
+	# (before: the second request's 400 made ks-implement exit 1 and the generation stop)
+	use seed
+	llm_server_start "$(jq -nc --rawfile p plans.json '{hyp: [{content: $p}], impl: [{content: "no code here"},
+		{status: 400, message: "messages.1: all messages must have non-empty content"}]}')"
+	export KS_HYPOTHESIZE_MODEL=hyp KS_IMPLEMENT_MODEL=impl
+	run -0 ks-hypothesize pop/gen-001
+	run -0 --separate-stderr ks-implement pop/gen-001/c0
+	assert_equal "$(jget pop/gen-001/c0/candidate.json .rejected)" \
+		"the second request failed: HTTP 400: messages.1: all messages must have non-empty content"
+}
+
 @test "implement: code without the entry point, twice: rejected with the reason; build and bench record it" {
 	use seed
 	sed 's/^sgemm(int M/matmul(int M/' code.c >noentry.c

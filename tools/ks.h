@@ -447,6 +447,7 @@ struct ks_llm {
 	double timeout_s, backoff_s, retry_max_s;
 	int cache;
 	long budget;             /* KS_MAX_TOKENS for the run; 0: none */
+	char *last_error;        /* why the last request failed at the API (redacted); NULL when it did not */
 	/* what this process's calls used */
 	int calls, cached_calls;
 	long prompt_tokens, completion_tokens;

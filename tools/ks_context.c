@@ -157,13 +157,51 @@ ks_ctx_file(const struct ks_problem *p, const char *key)
 	return text;
 }
 
+/*
+ * The re-ask after an unusable reply.  The model sees its reply and what
+ * was wrong with it, as [prompt, reply, note]; but never an empty
+ * assistant turn (Anthropic and Gemini refuse one with a 400) nor a reply
+ * cut off at the token limit: then the prompt is asked again as one turn
+ * with the note, and after a cut-off with twice the reply limit, once.
+ */
+static int
+reask_turns(const char *prompt, const struct ks_llm_reply *r, const char *why, const char **turns, char **note)
+{
+	int empty = strspn(r->text, " \t\r\n") == strlen(r->text);
+
+	if (r->truncated) {
+		*note = ks_easprintf("%s\n\nYour previous reply to this was cut off at the token limit, so it could "
+		    "not be used. Reply again, complete and shorter: the code or JSON asked for, with no long "
+		    "explanation.", prompt);
+	} else if (empty) {
+		*note = ks_easprintf("%s\n\nYour previous reply to this was empty. Reply in the format asked for.",
+		    prompt);
+	} else {
+		*note = ks_easprintf("That reply could not be used: %s. Reply again, complete, in the format asked for.",
+		    why);
+		turns[1] = r->text;
+		turns[2] = *note;
+		return 3;
+	}
+	turns[0] = *note;
+	return 1;
+}
+
+/*
+ * Asks, checks the reply, asks once more with the reason.  Returns 0 with
+ * a reply check() took, 1 when both replies were unusable or the second
+ * request failed at the API (*why says why: the stage goes on without the
+ * model), -1 when the first request failed or the token budget is spent.
+ */
 int
 ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *name, ks_check_fn check, void *ctx,
     char **why)
 {
-	char *system = ks_prompt_file("system.md"), *first = NULL, *retry = NULL;
+	char *system = ks_prompt_file("system.md"), *note = NULL;
 	const char *turns[3] = { prompt, NULL, NULL };
-	int rc = -1;
+	struct ks_llm_reply first = { 0 };
+	long limit = llm->max_tokens;
+	int rc = -1, n = 1;
 
 	*why = NULL;
 	if (!system)
@@ -171,36 +209,42 @@ ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *name
 	for (int attempt = 1; attempt <= 2; attempt++) {
 		struct ks_llm_reply r;
 		char *tname = ks_easprintf("%s-%d", name, attempt);
-		int got = ks_llm_chat(llm, system, turns, attempt == 1 ? 1 : 3, dir, tname, &r);
+		int got = ks_llm_chat(llm, system, turns, n, dir, tname, &r);
 
 		free(tname);
+		if (got < 0 && attempt == 2 && llm->last_error) {
+			free(*why);
+			*why = ks_easprintf("the second request failed: %s", llm->last_error);
+			break;
+		}
 		if (got < 0)
 			goto out;
 		free(*why);
 		*why = NULL;
-		if (r.truncated)
-			*why = ks_easprintf("the reply was cut off at the token limit (KS_LLM_MAX_TOKENS=%ld)",
-			    llm->max_tokens);
+		if (r.truncated && llm->max_tokens != limit)
+			*why = ks_easprintf("the reply was cut off at the token limit (%ld tokens, twice "
+			    "KS_LLM_MAX_TOKENS=%ld)", llm->max_tokens, limit);
+		else if (r.truncated)
+			*why = ks_easprintf("the reply was cut off at the token limit (KS_LLM_MAX_TOKENS=%ld)", limit);
 		else if (check(r.text, ctx, why) == 0) {
 			ks_llm_reply_free(&r);
 			rc = 0;
 			goto out;
 		}
 		if (attempt == 1) {
-			/* Once more, showing the model its reply and what was wrong with it. */
-			first = r.text;
-			r.text = NULL;
-			retry = ks_easprintf("That reply could not be used: %s. Reply again, complete, in the format "
-			    "asked for.", *why);
-			turns[1] = first;
-			turns[2] = retry;
+			first = r;
+			n = reask_turns(prompt, &first, *why, turns, &note);
+			if (first.truncated)
+				llm->max_tokens = 2 * limit;
+			continue;
 		}
 		ks_llm_reply_free(&r);
 	}
 	rc = 1;
 out:
-	free(first);
-	free(retry);
+	llm->max_tokens = limit;
+	ks_llm_reply_free(&first);
+	free(note);
 	free(system);
 	return rc;
 }

@@ -216,6 +216,7 @@ ks_llm_open(struct ks_llm *llm, const char *stage, const char *root)
 void
 ks_llm_close(struct ks_llm *llm)
 {
+	free(llm->last_error);
 	free(llm->model);
 	free(llm->url);
 	if (llm->key)
@@ -553,7 +554,7 @@ sleep_s(double s)
  * and the last status and message.
  */
 static int
-post_with_retries(const struct ks_llm *llm, const char *url, const char *body, int *tries_used,
+post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tries_used,
     struct ks_llm_reply *r)
 {
 	struct http h = { 0 };
@@ -605,6 +606,8 @@ post_with_retries(const struct ks_llm *llm, const char *url, const char *body, i
 		ks_warnx("LLM request to '%s' failed after %d tries: %s", safe_url, *tries_used, safe);
 	else if (!j)
 		ks_warnx("LLM request to '%s' failed: %s", safe_url, safe);
+	free(llm->last_error);
+	llm->last_error = j ? NULL : ks_estrdup(safe);
 	free(safe);
 	free(safe_url);
 	free(why);
@@ -758,6 +761,8 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 	long used;
 
 	memset(r, 0, sizeof *r);
+	free(llm->last_error);
+	llm->last_error = NULL;
 	hash = sha256_hex(llm->provider, url, text);
 	cpath = ks_easprintf("%s/%s.json", cdir, hash);
 	if (!llm->cache || cache_get(cpath, r) < 0) {
