@@ -239,6 +239,48 @@ EOF
 	run -1 grep -rl -e abcdefghij -e wxyz pop
 }
 
+@test "an OpenAI reasoning model refuses max_tokens and temperature: asked again with max_completion_tokens, without temperature" {
+	# (before: the 400 unsupported_parameter ended the stage)
+	llm_server_start "$(steps "$OK")"
+	KS_MODEL=o3-mini KS_LLM_TEMPERATURE=0.7 KS_QUIET=0 run -0 --separate-stderr ks-select pop/gen-001
+	assert_model_chose
+	run llm_log '[.body | has("max_tokens"), has("max_completion_tokens"), has("temperature")]'
+	assert_output - <<'EOF'
+[true,false,true]
+[false,true,true]
+[false,true,false]
+EOF
+	[[ $stderr == *"retrying with max_completion_tokens instead of max_tokens"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"retrying without temperature, which the model does not take"* ]] || fail "stderr: $stderr"
+	# the transcript is of the request that was answered
+	run jf pop/gen-001/llm/select-1.json '.request | has("max_completion_tokens"), has("temperature")'
+	assert_output $'true\nfalse'
+	# set as the README says, nothing is refused
+	rm -r pop/gen-001 pop/llm-cache
+	KS_MODEL=gpt-5 KS_LLM_MAX_TOKENS_PARAM=max_completion_tokens run -0 ks-select pop/gen-001
+	assert_equal "$(llm_requests)" 4
+}
+
+@test "KS_LLM_EXTRA_BODY and KS_<STAGE>_EXTRA_BODY are merged into every request; a bad one is named" {
+	llm_server_start "$(steps "$OK")"
+	KS_LLM_EXTRA_BODY='{"reasoning_effort": "high", "top_p": 0.9}' KS_SELECT_EXTRA_BODY='{"top_p": 0.5}' \
+		run -0 ks-select pop/gen-001
+	run llm_request 1 .body.reasoning_effort .body.top_p
+	assert_output $'high\n0.5'
+	# into Gemini's generationConfig, beside what the tool sets
+	rm -r pop/gen-001
+	KS_LLM_PROVIDER=gemini KS_LLM_EXTRA_BODY='{"generationConfig": {"thinkingConfig": {"thinkingBudget": 1024}}}' \
+		run -0 ks-select pop/gen-001
+	run llm_request 2 .body.generationConfig
+	assert_output '{"maxOutputTokens":16384,"thinkingConfig":{"thinkingBudget":1024}}'
+	rm -r pop/gen-001
+	KS_LLM_EXTRA_BODY='[1]' run -1 ks-select pop/gen-001
+	assert_output "ks-select: KS_LLM_EXTRA_BODY must be a JSON object, e.g. '{\"reasoning_effort\": \"high\"}', not '[1]'"
+	KS_SELECT_EXTRA_BODY='{bad' run -1 ks-select pop/gen-001
+	assert_output --partial "KS_SELECT_EXTRA_BODY must be a JSON object"
+	assert_equal "$(llm_requests)" 2
+}
+
 @test "KS_SELECT_MODEL overrides KS_MODEL for the select stage only" {
 	llm_server_start '{"sel-model": ['"$OK"'], "*": [{"status": 404, "message": "wrong model"}]}'
 	KS_SELECT_MODEL=sel-model KS_HYPOTHESIZE_MODEL=hyp-model KS_IMPLEMENT_MODEL=imp-model run -0 ks-select pop/gen-001

@@ -448,6 +448,12 @@ struct ks_llm {
 	int cache;
 	long budget;             /* KS_MAX_TOKENS for the run; 0: none */
 	char *last_error;        /* why the last request failed at the API (redacted); NULL when it did not */
+	cJSON *extra_body;       /* KS_LLM_EXTRA_BODY merged with KS_<STAGE>_EXTRA_BODY; NULL: none */
+	char tokens_param[40];   /* OpenAI's field for the reply limit: max_tokens, or max_completion_tokens */
+	char dropped[8][40];     /* parameters the server refused, left out of later requests */
+	int ndropped;
+	char refused[40];        /* the parameter the last 400 refused ("" when none) */
+	int use_completion_tokens;   /* and that message said to use max_completion_tokens */
 	/* what this process's calls used */
 	int calls, cached_calls;
 	long prompt_tokens, completion_tokens;

@@ -169,6 +169,56 @@ key_for(const struct provider *pv, const char *url, int url_is_openai_base)
 	return NULL;
 }
 
+static void merge(cJSON *dst, const cJSON *src);
+
+/* The JSON object of variable var, merged into *into; -1 after one line naming var. */
+static int
+extra_body_of(const char *var, cJSON **into)
+{
+	const char *v = env(var);
+	cJSON *j;
+
+	if (!v)
+		return 0;
+	if (!(j = ks_json_parse(v, strlen(v), NULL)) || !cJSON_IsObject(j)) {
+		ks_warnx("%s must be a JSON object, e.g. '{\"reasoning_effort\": \"high\"}', not '%s'", var, v);
+		cJSON_Delete(j);
+		return -1;
+	}
+	if (!*into)
+		*into = j;
+	else {
+		merge(*into, j);
+		cJSON_Delete(j);
+	}
+	return 0;
+}
+
+/*
+ * What goes into every request besides the prompt: KS_LLM_EXTRA_BODY and
+ * KS_<STAGE>_EXTRA_BODY (the stage's wins), and OpenAI's reply-limit field
+ * KS_LLM_MAX_TOKENS_PARAM.
+ */
+static int
+load_body_settings(struct ks_llm *llm, const char *stage)
+{
+	const char *param = env("KS_LLM_MAX_TOKENS_PARAM");
+	char var[64];
+
+	snprintf(var, sizeof var, "KS_%s_EXTRA_BODY", stage);
+	for (char *p = var; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	if (extra_body_of("KS_LLM_EXTRA_BODY", &llm->extra_body) < 0 || extra_body_of(var, &llm->extra_body) < 0)
+		return -1;
+	if (param && (strlen(param) >= sizeof llm->tokens_param || strspn(param,
+	    "abcdefghijklmnopqrstuvwxyz_") != strlen(param) || !*param)) {
+		ks_warnx("KS_LLM_MAX_TOKENS_PARAM must be a field name such as max_completion_tokens, not '%s'", param);
+		return -1;
+	}
+	snprintf(llm->tokens_param, sizeof llm->tokens_param, "%s", param ? param : "max_tokens");
+	return 0;
+}
+
 int
 ks_llm_open(struct ks_llm *llm, const char *stage, const char *root)
 {
@@ -206,7 +256,7 @@ ks_llm_open(struct ks_llm *llm, const char *stage, const char *root)
 		llm->url[n - 1] = '\0';
 	llm->key = key ? ks_estrdup(key) : NULL;
 	llm->root = ks_estrdup(root);
-	if (load_numbers(llm) < 0) {
+	if (load_numbers(llm) < 0 || load_body_settings(llm, stage) < 0) {
 		ks_llm_close(llm);
 		return -1;
 	}
@@ -217,6 +267,7 @@ void
 ks_llm_close(struct ks_llm *llm)
 {
 	free(llm->last_error);
+	cJSON_Delete(llm->extra_body);
 	free(llm->model);
 	free(llm->url);
 	if (llm->key)
@@ -287,11 +338,40 @@ request_body(const struct ks_llm *llm, const char *system, const char *const *tu
 	}
 	if (llm->temperature >= 0)
 		cJSON_AddNumberToObject(b, "temperature", llm->temperature);
-	if (strcmp(llm->provider, "openai") == 0) {
-		/* OpenAI's reasoning models want max_completion_tokens; most servers max_tokens. */
-		const char *param = env("KS_LLM_MAX_TOKENS_PARAM");
-		cJSON_AddNumberToObject(b, param ? param : "max_tokens", (double)llm->max_tokens);
+	/* OpenAI's reasoning models want max_completion_tokens; most servers max_tokens. */
+	if (strcmp(llm->provider, "openai") == 0)
+		cJSON_AddNumberToObject(b, llm->tokens_param, (double)llm->max_tokens);
+	return b;
+}
+
+/* dst with src's members merged in, objects into objects (Gemini's generationConfig.thinkingConfig). */
+static void
+merge(cJSON *dst, const cJSON *src)
+{
+	const cJSON *m;
+
+	cJSON_ArrayForEach(m, src) {
+		cJSON *d = cJSON_GetObjectItemCaseSensitive(dst, m->string);
+
+		if (d && cJSON_IsObject(d) && cJSON_IsObject(m))
+			merge(d, m);
+		else if (d)
+			cJSON_ReplaceItemInObjectCaseSensitive(dst, m->string, cJSON_Duplicate(m, 1));
+		else
+			cJSON_AddItemToObject(dst, m->string, cJSON_Duplicate(m, 1));
 	}
+}
+
+/* The request: the API's body, the extra body merged in, the refused parameters left out. */
+static cJSON *
+request(const struct ks_llm *llm, const char *system, const char *const *turns, int n)
+{
+	cJSON *b = request_body(llm, system, turns, n);
+
+	if (llm->extra_body)
+		merge(b, llm->extra_body);
+	for (int i = 0; i < llm->ndropped; i++)
+		cJSON_DeleteItemFromObjectCaseSensitive(b, llm->dropped[i]);
 	return b;
 }
 
@@ -548,6 +628,57 @@ sleep_s(double s)
 }
 
 /*
+ * OpenAI's reasoning models (o-series, gpt-5) refuse max_tokens and any
+ * temperature but 1: a 400 with code unsupported_parameter or
+ * unsupported_value naming the "param".  Sets llm->refused to it (and
+ * use_completion_tokens when the message says to use
+ * max_completion_tokens), unless it was refused before; returns 1 then.
+ */
+static int
+refused_parameter(struct ks_llm *llm, const char *body)
+{
+	cJSON *j = ks_json_parse(body, strlen(body), NULL);
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
+	const char *code = ks_json_str(e, "code", NULL), *param = ks_json_str(e, "param", NULL);
+	const char *msg = ks_json_str(e, "message", NULL);
+	int found = code && param && *param && strlen(param) < sizeof llm->refused &&
+	    (strcmp(code, "unsupported_parameter") == 0 || strcmp(code, "unsupported_value") == 0);
+
+	for (int i = 0; found && i < llm->ndropped; i++)
+		found = strcmp(llm->dropped[i], param) != 0;
+	if (found) {
+		snprintf(llm->refused, sizeof llm->refused, "%s", param);
+		llm->use_completion_tokens = msg && strstr(msg, "max_completion_tokens") &&
+		    strcmp(param, llm->tokens_param) == 0;
+	}
+	cJSON_Delete(j);
+	return found;
+}
+
+/*
+ * After a refused parameter: the reply limit under the name the server
+ * asked for, or the parameter left out of this process's later requests.
+ * Returns 0 when there is nothing more to change.
+ */
+static int
+adapt(struct ks_llm *llm)
+{
+	if (!llm->refused[0])
+		return 0;
+	if (llm->use_completion_tokens) {
+		snprintf(llm->tokens_param, sizeof llm->tokens_param, "max_completion_tokens");
+		ks_info("retrying with max_completion_tokens instead of %s (set KS_LLM_MAX_TOKENS_PARAM="
+		    "max_completion_tokens to ask so at once)", llm->refused);
+		return 1;
+	}
+	if (llm->ndropped == (int)(sizeof llm->dropped / sizeof llm->dropped[0]))
+		return 0;
+	snprintf(llm->dropped[llm->ndropped++], sizeof llm->dropped[0], "%s", llm->refused);
+	ks_info("retrying without %s, which the model does not take", llm->refused);
+	return 1;
+}
+
+/*
  * Posts with retries: backoff with jitter on 408, 409, 429, 5xx and
  * connection errors, honouring Retry-After (clamped).  Returns 0 with
  * r filled from a 2xx reply, or -1 after one error line naming the URL
@@ -561,6 +692,8 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 	char *why = NULL, *safe, *safe_url;
 	cJSON *j = NULL;
 	int t;
+
+	llm->refused[0] = '\0';
 
 	for (t = 1; t <= llm->tries; t++) {
 		int retry;
@@ -576,6 +709,8 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 			why = ks_easprintf("HTTP %ld: %s", h.status, m);
 			free(m);
 			retry = retryable_status(h.status);
+			if (h.status == 400 && refused_parameter(llm, h.body.s))
+				break;	/* ks_llm_chat adapts the request and asks again */
 		} else if (!(j = ks_json_parse(h.body.s, strlen(h.body.s), NULL))) {
 			why = ks_easprintf("HTTP %ld with a body that is not JSON: %.80s", h.status, h.body.s);
 			retry = 1;
@@ -602,7 +737,9 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 	/* a provider's error may echo the key: every line out goes through ks_redact */
 	safe = ks_redact(why, llm->key);
 	safe_url = ks_redact(url, llm->key);
-	if (!j && *tries_used > 1)
+	if (!j && llm->refused[0])
+		ks_info("LLM request to '%s' refused a parameter: %s", safe_url, safe);
+	else if (!j && *tries_used > 1)
 		ks_warnx("LLM request to '%s' failed after %d tries: %s", safe_url, *tries_used, safe);
 	else if (!j)
 		ks_warnx("LLM request to '%s' failed: %s", safe_url, safe);
@@ -753,8 +890,8 @@ int
 ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, int n, const char *dir,
     const char *name, struct ks_llm_reply *r)
 {
-	cJSON *body = request_body(llm, system, turns, n);
-	char *url = endpoint(llm), *text = cJSON_PrintUnformatted(body), *hash = NULL;
+	cJSON *body = NULL;
+	char *url = endpoint(llm), *text = NULL, *hash = NULL;
 	char *cdir = ks_easprintf("%s/llm-cache", llm->root), *cpath = NULL;
 	char *ledger = ks_easprintf("%s/llm-usage.jsonl", llm->root);
 	int rc = -1, tries = 0;
@@ -763,9 +900,18 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 	memset(r, 0, sizeof *r);
 	free(llm->last_error);
 	llm->last_error = NULL;
-	hash = sha256_hex(llm->provider, url, text);
-	cpath = ks_easprintf("%s/%s.json", cdir, hash);
-	if (!llm->cache || cache_get(cpath, r) < 0) {
+	/* a parameter the model refuses is changed or left out, and the request made again */
+	for (int adapted = 0; ; adapted++) {
+		cJSON_Delete(body);
+		cJSON_free(text);
+		free(hash);
+		free(cpath);
+		body = request(llm, system, turns, n);
+		text = cJSON_PrintUnformatted(body);
+		hash = sha256_hex(llm->provider, url, text);
+		cpath = ks_easprintf("%s/%s.json", cdir, hash);
+		if (llm->cache && cache_get(cpath, r) == 0)
+			break;
 		struct ks_usage u;
 
 		if (llm->budget > 0 && ks_ledger_load(llm->root, &u) < 0)
@@ -775,11 +921,20 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 			    "raise KS_MAX_TOKENS to go on", used, llm->budget, ledger);
 			goto out;
 		}
-		if (post_with_retries(llm, url, text, &tries, r) < 0)
+		if (post_with_retries(llm, url, text, &tries, r) == 0)
+			break;
+		if (!llm->refused[0] || adapted >= 3 || !adapt(llm)) {
+			if (llm->refused[0]) {
+				char *safe_url = ks_redact(url, llm->key);
+
+				ks_warnx("LLM request to '%s' failed: %s", safe_url, llm->last_error);
+				free(safe_url);
+			}
 			goto out;
-		if (llm->cache && cache_put(cdir, cpath, r) < 0)
-			goto out;
+		}
 	}
+	if (!r->cached && llm->cache && cache_put(cdir, cpath, r) < 0)
+		goto out;
 	if (transcript_save(llm, dir, name, url, body, system, turns, n, r, tries) < 0 ||
 	    ledger_add(llm, ledger, dir, r) < 0)
 		goto out;
