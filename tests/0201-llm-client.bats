@@ -515,6 +515,34 @@ EOF
 	assert_line --index 1 g000c1
 }
 
+@test "reasoning in the content (<think>, as vLLM without a reasoning parser gives it) is not read as the answer" {
+	# (before: the braces in the thinking made the JSON unreadable, and the stage asked again)
+	local think
+	think='<think>Should the base be {\"base\": \"g000c1\"}? No: {the seed} has headroom.</think>'
+	llm_server_start "$(steps '{"content": "'"$think"'\n\n'"$PICK"'"}')"
+	run -0 ks-select pop/gen-001
+	assert_model_chose
+	assert_equal "$(llm_requests)" 1
+	# a closing tag alone: the chat template opened the thinking in the prompt (DeepSeek-R1)
+	rm -r pop/gen-001 pop/llm-cache
+	llm_server_start "$(steps '{"content": "the base could be {\"base\": \"g000c1\"}...</think>'"$PICK"'"}')"
+	run -0 ks-select pop/gen-001
+	assert_model_chose
+	assert_equal "$(llm_requests)" 1
+}
+
+@test "Anthropic thinking blocks and Gemini thought parts are the model's reasoning: only the answer is read" {
+	# (before: Gemini's thought summary was read with the answer, and the stage asked again)
+	local api
+	for api in anthropic gemini openai; do
+		rm -rf pop/gen-001 pop/llm-cache
+		llm_server_start "$(steps '{"content": "'"$PICK"'", "thinking": "{\"base\": \"g000c1\", \"reference\": \"g000c1\", \"reason\": \"draft\"}"}')"
+		KS_LLM_PROVIDER=$api run -0 ks-select pop/gen-001
+		assert_model_chose
+		assert_equal "$(llm_requests)" 1
+	done
+}
+
 @test "two replies cut off: the offline rule chooses and select.json says why" {
 	llm_server_start "$(steps '{"content": "'"$PICK"'", "finish": "length"}')"
 	KS_LLM_MAX_TOKENS=50 run -0 ks-select pop/gen-001

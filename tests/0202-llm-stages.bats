@@ -481,6 +481,26 @@ slot_report() {
 		fail "no warning of the rejected candidate on stderr: $stderr"
 }
 
+@test "implement: the code is the last fenced block that defines the entry point, outside the thinking" {
+	# (before: the longest block was taken: here the draft in the thinking, or the base shown first)
+	use seed
+	{
+		printf '<think>A first draft:\n\n```c\n'
+		cat "$SEED"
+		printf '/* a long draft comment that makes this block the longest of the reply, and not the answer */\n```\n</think>\n'
+		printf 'The base was:\n\n```c\n'
+		cat "$SEED"
+		printf '/* the base, shown again, longer than the answer */\n```\n\nThe new kernel:\n\n```c\n'
+		cat code.c
+		printf '```\n\nCall it as:\n\n```c\nsgemm(M, N, K, A, B, C);\n```\n'
+	} >thinking.md
+	serve hyp=plans.json impl=thinking.md
+	run -0 ks-hypothesize pop/gen-001
+	run -0 ks-implement pop/gen-001/c0
+	cmp code.c pop/gen-001/c0/kernel.c
+	assert_equal "$(llm_requests)" 2
+}
+
 @test "implement: an error on the re-ask is an unusable reply: the candidate is rejected, the stage succeeds" {
 	# (before: the second request's 400 made ks-implement exit 1 and the generation stop)
 	use seed

@@ -417,6 +417,8 @@ double ks_bound_us(const struct ks_problem *p, const char *target, const cJSON *
 char *ks_static_check(const char *src, const cJSON *forbidden);
 /* 1 when name appears in code as an identifier followed by '(' (a definition or a call). */
 int ks_code_defines(const char *code, const char *name);
+/* name defined with its body: name(...) { */
+int ks_code_defines_body(const char *code, const char *name);
 
 /* ks_tune.c: tunable parameters a kernel declares ("#define X 8  ks-tune: 4 8 16") */
 #define KS_TUNE_MAX_VALUES 16
@@ -494,9 +496,11 @@ char *ks_prompt_render(const char *name, const char *const *keys, const char *co
 char *ks_prompt_file(const char *name);   /* prompts/<name>, NULL with a message */
 /* The markdown files of a folder, sorted by name, concatenated; "" when none. */
 char *ks_prompt_knowledge(const char *dir);
-/* The JSON object of a reply: whole, in a ```json fence, or between the outer braces. */
+/* The reply without <think>...</think> (and <thinking>, <reasoning>) reasoning. */
+char *ks_strip_reasoning(const char *text);
+/* The JSON object of a reply (reasoning stripped): whole, in a ```json fence, or between the outer braces. */
 cJSON *ks_reply_json(const char *text, char **why);
-/* The code of a reply: its one (or longest) fenced block, which must define entry. */
+/* The code of a reply (reasoning stripped): the last fenced block that defines entry. */
 char *ks_reply_code(const char *text, const char *entry, char **why);
 
 /* ks_context.c: what the LLM stages show the model, and how they ask */

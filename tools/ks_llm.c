@@ -556,9 +556,10 @@ parse_reply(const struct ks_llm *llm, const cJSON *j, struct ks_llm_reply *r)
 		const cJSON *content = ks_json_arr(j, "content", NULL);
 		if (!content)
 			goto bad;
+		/* text blocks only: thinking and redacted_thinking blocks are the model's reasoning */
 		cJSON_ArrayForEach(part, content) {
-			const char *t = ks_json_str(part, "text", NULL);
-			if (t)
+			const char *type = ks_json_str(part, "type", NULL), *t = ks_json_str(part, "text", NULL);
+			if (t && (!type || strcmp(type, "text") == 0))
 				ks_buf_puts(&text, t);
 		}
 		finish = ks_json_str(j, "stop_reason", NULL);
@@ -571,9 +572,10 @@ parse_reply(const struct ks_llm *llm, const cJSON *j, struct ks_llm_reply *r)
 		const cJSON *parts = ks_json_arr(ks_json_obj(cand, "content", NULL), "parts", NULL);
 		if (!cand)
 			goto bad;
+		/* parts marked "thought" are the model's thinking, not its answer */
 		cJSON_ArrayForEach(part, parts) {
 			const char *t = ks_json_str(part, "text", NULL);
-			if (t)
+			if (t && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(part, "thought")))
 				ks_buf_puts(&text, t);
 		}
 		finish = ks_json_str(cand, "finishReason", NULL);

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ks.h"
 
@@ -139,8 +140,73 @@ fence(const char *text, const char *lang, const char **after)
 	return NULL;
 }
 
+/* The first place in s of any of the tags, case-insensitive; NULL when none. */
+static const char *
+find_tag(const char *s, const char *const *tags, size_t *len)
+{
+	const char *best = NULL;
+
+	for (const char *const *t = tags; *t; t++)
+		for (const char *p = s; (p = strchr(p, '<')); p++)
+			if (strncasecmp(p, *t, strlen(*t)) == 0) {
+				if (!best || p < best) {
+					best = p;
+					*len = strlen(*t);
+				}
+				break;
+			}
+	return best;
+}
+
+static cJSON *reply_json(const char *text, char **why);
+
+static const char *const open_tags[] = { "<think>", "<thinking>", "<reasoning>", NULL };
+static const char *const close_tags[] = { "</think>", "</thinking>", "</reasoning>", NULL };
+
+/*
+ * The reply without the reasoning that some models and servers put in the
+ * content (vLLM without a reasoning parser, DeepSeek-R1, QwQ): every
+ * <think>...</think> (or <thinking>, <reasoning>) block; all before a
+ * closing tag whose opening tag the chat template sent in the prompt; all
+ * after an opening tag that never closes (thinking cut off).  A draft in
+ * the thinking must not pass for the answer.
+ */
+char *
+ks_strip_reasoning(const char *text)
+{
+	struct ks_buf b = { 0 };
+	const char *p = text, *o, *c;
+	size_t olen = 0, clen = 0;
+
+	ks_buf_add(&b, "", 0);
+	/* text up to a closing tag with no opening before it is reasoning */
+	if ((c = find_tag(p, close_tags, &clen)) && (!(o = find_tag(p, open_tags, &olen)) || c < o))
+		p = c + clen;
+	while (*p) {
+		if (!(o = find_tag(p, open_tags, &olen))) {
+			ks_buf_puts(&b, p);
+			break;
+		}
+		ks_buf_add(&b, p, (size_t)(o - p));
+		if (!(c = find_tag(o + olen, close_tags, &clen)))
+			break;	/* never closed: the rest is reasoning */
+		p = c + clen;
+	}
+	return b.s;
+}
+
 cJSON *
-ks_reply_json(const char *text, char **why)
+ks_reply_json(const char *reply, char **why)
+{
+	char *text = ks_strip_reasoning(reply);
+	cJSON *j = reply_json(text, why);
+
+	free(text);
+	return j;
+}
+
+static cJSON *
+reply_json(const char *text, char **why)
 {
 	const char *after, *open, *close;
 	cJSON *j;
@@ -171,30 +237,41 @@ ks_reply_json(const char *text, char **why)
 }
 
 
+/*
+ * The code of a reply: the last fenced block that defines the entry point
+ * (a model often shows a draft, or a snippet of the base, first), after
+ * the reasoning is stripped.
+ */
 char *
-ks_reply_code(const char *text, const char *entry, char **why)
+ks_reply_code(const char *reply, const char *entry, char **why)
 {
+	char *text = ks_strip_reasoning(reply), *last = NULL, *defining = NULL, *named = NULL, *body;
 	const char *p = text, *after;
-	char *best = NULL, *body;
 
 	*why = NULL;
+	/* a block with the entry point's body; failing that, one that names it (a macro may define it) */
 	while ((body = fence(p, NULL, &after))) {
-		if (!best || strlen(body) > strlen(best)) {
-			free(best);
-			best = body;
-		} else {
-			free(body);
+		free(last);
+		last = body;
+		if (ks_code_defines_body(body, entry)) {
+			free(defining);
+			defining = ks_estrdup(body);
+		} else if (ks_code_defines(body, entry)) {
+			free(named);
+			named = ks_estrdup(body);
 		}
 		p = after;
 	}
-	if (!best) {
+	free(text);
+	if (!defining) {
+		defining = named;
+		named = NULL;
+	}
+	free(named);
+	if (!last)
 		*why = ks_estrdup("the reply holds no fenced code block (```c ... ```)");
-		return NULL;
-	}
-	if (!ks_code_defines(best, entry)) {
+	else if (!defining)
 		*why = ks_easprintf("the code does not define the entry point %s", entry);
-		free(best);
-		return NULL;
-	}
-	return best;
+	free(last);
+	return defining;
 }

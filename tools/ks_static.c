@@ -201,3 +201,37 @@ ks_code_defines(const char *code, const char *name)
 	}
 	return 0;
 }
+
+/*
+ * A definition of name with its body: the identifier, its parenthesised
+ * parameters and then '{' (a call or a declaration ends in ';').
+ */
+int
+ks_code_defines_body(const char *code, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = code; (p = strstr(p, name)); p += n) {
+		const char *q = p + n;
+		int depth = 0;
+
+		if (p > code && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		while (isspace((unsigned char)*q))
+			q++;
+		if (*q != '(')
+			continue;
+		for (; *q; q++)
+			if (*q == '(')
+				depth++;
+			else if (*q == ')' && --depth == 0)
+				break;
+		if (!*q)
+			continue;
+		for (q++; isspace((unsigned char)*q); q++)
+			;
+		if (*q == '{')
+			return 1;
+	}
+	return 0;
+}
