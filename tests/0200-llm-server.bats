@@ -69,7 +69,7 @@ chat.completion
 gpt-x
 {"role":"assistant","content":"hello there"}
 stop
-{"prompt_tokens":4,"completion_tokens":2,"total_tokens":6}
+{"prompt_tokens":4,"completion_tokens":2,"total_tokens":6,"prompt_tokens_details":{"cached_tokens":0},"completion_tokens_details":{"reasoning_tokens":0}}
 EOF
 	assert_equal "$(llm_requests)" 1
 	run llm_request 1 .n .method .path .model .step \
@@ -104,7 +104,7 @@ assistant
 claude-x
 [{"type":"text","text":"three word reply"}]
 end_turn
-{"input_tokens":5,"output_tokens":3}
+{"input_tokens":5,"output_tokens":3,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}
 msg_
 EOF
 	run llm_request 1 .path '.headers["anthropic-version"]' .body.max_tokens
@@ -192,8 +192,8 @@ EOF
 	assert_output $'length\nmax_tokens\nMAX_TOKENS'
 	run replies '.usage // .usageMetadata'
 	assert_output - <<'EOF'
-{"prompt_tokens":7,"completion_tokens":9,"total_tokens":16}
-{"input_tokens":7,"output_tokens":9}
+{"prompt_tokens":7,"completion_tokens":9,"total_tokens":16,"prompt_tokens_details":{"cached_tokens":0},"completion_tokens_details":{"reasoning_tokens":0}}
+{"input_tokens":7,"output_tokens":9,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}
 {"promptTokenCount":7,"candidatesTokenCount":9,"totalTokenCount":16}
 EOF
 }

@@ -543,6 +543,56 @@ EOF
 	done
 }
 
+@test "a refusal or a block by the provider is named, recorded with its finish reason, and neither retried nor asked again" {
+	# (before: Gemini's blocked prompt was "a body that is not a gemini reply", retried five times)
+	local apis=(gemini gemini openai openai anthropic) i api step want
+	local steps_=('{"block_reason": "SAFETY"}' '{"finish": "RECITATION"}' '{"finish": "content_filter"}'
+		'{"refusal": "I cannot help with that."}' '{"finish": "refusal"}')
+	local wants=("the provider blocked the prompt (promptFeedback.blockReason SAFETY)"
+		"the provider stopped the reply (finishReason RECITATION)"
+		"the provider's content filter stopped the reply (finish_reason content_filter)"
+		"the model refused: I cannot help with that."
+		"the model refused (stop_reason refusal)")
+	for i in "${!apis[@]}"; do
+		api=${apis[$i]} step=${steps_[$i]} want=${wants[$i]}
+		rm -rf pop/gen-001 pop/llm-cache
+		llm_server_start "$(steps "$step")"
+		KS_LLM_PROVIDER=$api run -0 ks-select pop/gen-001
+		assert_equal "$(llm_requests)" 1
+		assert_equal "$(jget pop/gen-001/select.json .fallback)" \
+			"the model's replies could not be used ($want): the offline rule chose"
+		assert_equal "$(jget pop/gen-001/llm/select-1.json .stopped)" "$want"
+		[ "$(jget pop/gen-001/llm/select-1.json .finish_reason)" != null ] || fail "no finish_reason recorded"
+	done
+}
+
+@test "usage: Gemini's thinking tokens are billed, prompt-cache reads recorded apart, failed tries that may be billed in the ledger" {
+	# (before: thoughtsTokenCount was not counted, cached tokens not recorded, a timed-out try not written)
+	local api
+	for api in gemini anthropic openai; do
+		rm -rf pop/gen-001 pop/llm-cache pop/llm-usage.jsonl
+		llm_server_start "$(steps '{"content": "'"$PICK"'", "usage": {"prompt_tokens": 1000, "completion_tokens": 300, "cached_prompt_tokens": 600, "thoughts_tokens": 250}}')"
+		KS_LLM_PROVIDER=$api run -0 ks-select pop/gen-001
+		assert_model_chose
+		run ledger '[.prompt_tokens, .completion_tokens, .cached_prompt_tokens]'
+		assert_output '[1000,300,600]'
+		assert_equal "$(jget pop/gen-001/llm/select-1.json .usage)" \
+			'{"prompt_tokens":1000,"completion_tokens":300,"cached_prompt_tokens":600}'
+	done
+	run -0 ks-report -b pop
+	assert_line --partial "1 LLM calls (0 from the cache), 1000 prompt (600 of them cached by the provider) and 300 completion tokens billed"
+	# a try cut off after the request went out: in the ledger, as maybe billed
+	rm -rf pop/gen-001 pop/llm-cache pop/llm-usage.jsonl
+	llm_server_start "$(steps '{"hang_up": true}' "$OK")"
+	run -0 ks-select pop/gen-001
+	assert_model_chose
+	run ledger '[.failed != null, .prompt_tokens]'
+	assert_output $'[true,0]\n[false,1000]'
+	assert_equal "$(head -1 pop/llm-usage.jsonl | jq -r .failed)" "Empty reply from server (the provider may have billed it)"
+	run -0 ks-report -b pop
+	assert_line --partial "1 LLM tries failed after their request went out: the provider may have billed them"
+}
+
 @test "two replies cut off: the offline rule chooses and select.json says why" {
 	llm_server_start "$(steps '{"content": "'"$PICK"'", "finish": "length"}')"
 	KS_LLM_MAX_TOKENS=50 run -0 ks-select pop/gen-001
@@ -595,7 +645,7 @@ EOF
 ["select","pop/gen-001","openai","fixture",1000,20,false]
 EOF
 	run ledger keys
-	assert_line --index 0 '["cached","completion_tokens","model","prompt_tokens","provider","stage","time","where"]'
+	assert_line --index 0 '["cached","cached_prompt_tokens","completion_tokens","model","prompt_tokens","provider","stage","time","where"]'
 }
 
 @test "KS_MAX_TOKENS: once the ledger's uncached tokens reach it, the next call is refused in one line" {
@@ -664,7 +714,7 @@ EOF
 		'keys, (.stage, .provider, .url, .model, .reply, .truncated, .cached, .tries, .usage | tojson),
 		 .request == $log[0].body' pop/gen-001/llm/select-1.json
 	assert_output - <<EOF
-["cached","model","provider","reply","request","stage","tries","truncated","url","usage"]
+["cached","finish_reason","model","provider","reply","request","stage","tries","truncated","url","usage"]
 "select"
 "openai"
 "$LLM_URL/chat/completions"
@@ -673,7 +723,7 @@ EOF
 false
 false
 1
-{"prompt_tokens":1000,"completion_tokens":20}
+{"prompt_tokens":1000,"completion_tokens":20,"cached_prompt_tokens":0}
 true
 EOF
 	# the markdown: system, user (the rendered select prompt), reply

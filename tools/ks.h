@@ -232,6 +232,8 @@ void ks_select_rec_free(struct ks_select_rec *s);
 struct ks_usage {
 	long calls, cached_calls;
 	long prompt_tokens, completion_tokens;   /* billed: calls answered from the cache cost nothing */
+	long cached_prompt_tokens;               /* of prompt_tokens, read from the provider's prompt cache */
+	long failed_calls;       /* tries that failed after the request went out: the provider may have billed them */
 };
 int ks_ledger_load(const char *root, struct ks_usage *u);
 
@@ -450,6 +452,7 @@ struct ks_llm {
 	int cache;
 	long budget;             /* KS_MAX_TOKENS for the run; 0: none */
 	char *last_error;        /* why the last request failed at the API (redacted); NULL when it did not */
+	const char *where;       /* the directory of the call under way, for the ledger */
 	cJSON *extra_body;       /* KS_LLM_EXTRA_BODY merged with KS_<STAGE>_EXTRA_BODY; NULL: none */
 	char tokens_param[40];   /* OpenAI's field for the reply limit: max_tokens, or max_completion_tokens */
 	char dropped[8][40];     /* parameters the server refused, left out of later requests */
@@ -464,7 +467,10 @@ struct ks_llm_reply {
 	char *text;
 	int truncated;           /* cut off at the token limit: not a whole answer */
 	int cached;
-	long prompt_tokens, completion_tokens;
+	long prompt_tokens, completion_tokens;   /* completion counts thinking, which is billed */
+	long cached_prompt_tokens;               /* of the prompt, read from the provider's prompt cache */
+	char *finish;            /* the provider's finish/stop reason, as it said it; NULL when none */
+	char *stopped;           /* why the provider stopped or blocked the reply (a refusal, SAFETY...); NULL */
 };
 /*
  * Configures the client for a stage from the environment (README.md,

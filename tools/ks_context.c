@@ -221,6 +221,12 @@ ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *name
 			goto out;
 		free(*why);
 		*why = NULL;
+		/* a refusal or a block by the provider: named, and not asked again */
+		if (r.stopped) {
+			*why = ks_estrdup(r.stopped);
+			ks_llm_reply_free(&r);
+			break;
+		}
 		if (r.truncated && llm->max_tokens != limit)
 			*why = ks_easprintf("the reply was cut off at the token limit (%ld tokens, twice "
 			    "KS_LLM_MAX_TOKENS=%ld)", llm->max_tokens, limit);

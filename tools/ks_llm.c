@@ -281,6 +281,8 @@ void
 ks_llm_reply_free(struct ks_llm_reply *r)
 {
 	free(r->text);
+	free(r->finish);
+	free(r->stopped);
 	memset(r, 0, sizeof *r);
 }
 
@@ -418,6 +420,7 @@ struct http {
 	long status;
 	double retry_after;     /* seconds; < 0 when the server did not say */
 	CURLcode rc;
+	int sent;               /* the request went out: a failure after it may have been billed */
 	char err[CURL_ERROR_SIZE];
 };
 
@@ -498,6 +501,9 @@ http_post(const struct ks_llm *llm, const char *url, const char *body, struct ht
 	h->rc = curl_easy_perform(c);
 	if (h->rc == CURLE_OK)
 		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &h->status);
+	long sent = 0;
+	curl_easy_getinfo(c, CURLINFO_REQUEST_SIZE, &sent);
+	h->sent = sent > 0;
 	curl_easy_cleanup(c);
 	curl_slist_free_all(hdr);
 	curl_slist_free_all(resolve);
@@ -542,64 +548,126 @@ error_message(const char *body)
 	return out;
 }
 
-/* Text, truncation and usage from a reply body; -1 when it has not the API's shape. */
+/* Gemini's finish reasons that mean the provider stopped the reply, not the model. */
+static const char *const gemini_stops[] = { "SAFETY", "RECITATION", "LANGUAGE", "BLOCKLIST", "PROHIBITED_CONTENT",
+	"SPII", "IMAGE_SAFETY", "MALFORMED_FUNCTION_CALL", "OTHER", NULL };
+
+static int
+listed_in(const char *s, const char *const *list)
+{
+	for (; s && *list; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+anthropic_reply(const cJSON *j, struct ks_buf *text, struct ks_llm_reply *r, double *in, double *out, double *cached)
+{
+	const cJSON *part, *u = cJSON_GetObjectItemCaseSensitive(j, "usage");
+	double creation = 0;
+
+	/* text blocks only: thinking and redacted_thinking blocks are the model's reasoning */
+	cJSON_ArrayForEach(part, ks_json_arr(j, "content", NULL)) {
+		const char *type = ks_json_str(part, "type", NULL), *t = ks_json_str(part, "text", NULL);
+		if (t && (!type || strcmp(type, "text") == 0))
+			ks_buf_puts(text, t);
+	}
+	r->finish = ks_json_str(j, "stop_reason", NULL) ? ks_estrdup(ks_json_str(j, "stop_reason", NULL)) : NULL;
+	r->truncated = r->finish && strcmp(r->finish, "max_tokens") == 0;
+	if (r->finish && strcmp(r->finish, "refusal") == 0)
+		r->stopped = ks_estrdup("the model refused (stop_reason refusal)");
+	/* input_tokens leaves out what was written to and read from the prompt cache */
+	ks_json_num(u, "input_tokens", NULL, in);
+	ks_json_num(u, "output_tokens", NULL, out);
+	ks_json_num(u, "cache_read_input_tokens", NULL, cached);
+	ks_json_num(u, "cache_creation_input_tokens", NULL, &creation);
+	*in += *cached + creation;
+}
+
+static void
+gemini_reply(const cJSON *j, struct ks_buf *text, struct ks_llm_reply *r, double *in, double *out, double *cached)
+{
+	const cJSON *cand = cJSON_GetArrayItem(ks_json_arr(j, "candidates", NULL), 0), *part;
+	const cJSON *u = cJSON_GetObjectItemCaseSensitive(j, "usageMetadata");
+	const char *block = ks_json_str(ks_json_obj(j, "promptFeedback", NULL), "blockReason", NULL);
+	double thoughts = 0;
+
+	/* parts marked "thought" are the model's thinking, not its answer */
+	cJSON_ArrayForEach(part, ks_json_arr(ks_json_obj(cand, "content", NULL), "parts", NULL)) {
+		const char *t = ks_json_str(part, "text", NULL);
+		if (t && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(part, "thought")))
+			ks_buf_puts(text, t);
+	}
+	if (!cand && block) {
+		r->finish = ks_easprintf("blockReason %s", block);
+		r->stopped = ks_easprintf("the provider blocked the prompt (promptFeedback.blockReason %s)", block);
+	} else if (ks_json_str(cand, "finishReason", NULL)) {
+		r->finish = ks_estrdup(ks_json_str(cand, "finishReason", NULL));
+		r->truncated = strcmp(r->finish, "MAX_TOKENS") == 0;
+		if (listed_in(r->finish, gemini_stops))
+			r->stopped = ks_easprintf("the provider stopped the reply (finishReason %s)", r->finish);
+	}
+	ks_json_num(u, "promptTokenCount", NULL, in);
+	ks_json_num(u, "candidatesTokenCount", NULL, out);
+	/* thinking is billed as output */
+	ks_json_num(u, "thoughtsTokenCount", NULL, &thoughts);
+	*out += thoughts;
+	ks_json_num(u, "cachedContentTokenCount", NULL, cached);
+}
+
+static void
+openai_reply(const cJSON *j, struct ks_buf *text, struct ks_llm_reply *r, double *in, double *out, double *cached)
+{
+	const cJSON *choice = cJSON_GetArrayItem(ks_json_arr(j, "choices", NULL), 0);
+	const cJSON *msg = ks_json_obj(choice, "message", NULL), *u = cJSON_GetObjectItemCaseSensitive(j, "usage");
+	const char *t = ks_json_str(msg, "content", NULL), *refusal = ks_json_str(msg, "refusal", NULL);
+
+	if (t)
+		ks_buf_puts(text, t);
+	r->finish = ks_json_str(choice, "finish_reason", NULL) ? ks_estrdup(ks_json_str(choice, "finish_reason", NULL))
+	    : NULL;
+	r->truncated = r->finish && strcmp(r->finish, "length") == 0;
+	if (refusal && *refusal)
+		r->stopped = ks_easprintf("the model refused: %.300s", refusal);
+	else if (r->finish && strcmp(r->finish, "content_filter") == 0)
+		r->stopped = ks_estrdup("the provider's content filter stopped the reply (finish_reason content_filter)");
+	/* completion_tokens counts the reasoning tokens already */
+	ks_json_num(u, "prompt_tokens", NULL, in);
+	ks_json_num(u, "completion_tokens", NULL, out);
+	ks_json_num(ks_json_obj(u, "prompt_tokens_details", NULL), "cached_tokens", NULL, cached);
+}
+
+/*
+ * Text, finish reason, truncation, a stop by the provider and usage from a
+ * reply body; -1 when it has not the API's shape.  A blocked prompt or a
+ * refusal is a reply (with r->stopped), not an error to retry.
+ */
 static int
 parse_reply(const struct ks_llm *llm, const cJSON *j, struct ks_llm_reply *r)
 {
 	struct ks_buf text = { 0 };
-	const cJSON *part, *u;
-	const char *finish = NULL;
-	double in = 0, out = 0;
+	double in = 0, out = 0, cached = 0;
 
 	ks_buf_add(&text, "", 0);
 	if (strcmp(llm->provider, "anthropic") == 0) {
-		const cJSON *content = ks_json_arr(j, "content", NULL);
-		if (!content)
+		if (!ks_json_arr(j, "content", NULL))
 			goto bad;
-		/* text blocks only: thinking and redacted_thinking blocks are the model's reasoning */
-		cJSON_ArrayForEach(part, content) {
-			const char *type = ks_json_str(part, "type", NULL), *t = ks_json_str(part, "text", NULL);
-			if (t && (!type || strcmp(type, "text") == 0))
-				ks_buf_puts(&text, t);
-		}
-		finish = ks_json_str(j, "stop_reason", NULL);
-		r->truncated = finish && strcmp(finish, "max_tokens") == 0;
-		u = cJSON_GetObjectItemCaseSensitive(j, "usage");
-		ks_json_num(u, "input_tokens", NULL, &in);
-		ks_json_num(u, "output_tokens", NULL, &out);
+		anthropic_reply(j, &text, r, &in, &out, &cached);
 	} else if (strcmp(llm->provider, "gemini") == 0) {
-		const cJSON *cand = cJSON_GetArrayItem(ks_json_arr(j, "candidates", NULL), 0);
-		const cJSON *parts = ks_json_arr(ks_json_obj(cand, "content", NULL), "parts", NULL);
-		if (!cand)
+		if (!cJSON_GetArrayItem(ks_json_arr(j, "candidates", NULL), 0) &&
+		    !ks_json_str(ks_json_obj(j, "promptFeedback", NULL), "blockReason", NULL))
 			goto bad;
-		/* parts marked "thought" are the model's thinking, not its answer */
-		cJSON_ArrayForEach(part, parts) {
-			const char *t = ks_json_str(part, "text", NULL);
-			if (t && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(part, "thought")))
-				ks_buf_puts(&text, t);
-		}
-		finish = ks_json_str(cand, "finishReason", NULL);
-		r->truncated = finish && strcmp(finish, "MAX_TOKENS") == 0;
-		u = cJSON_GetObjectItemCaseSensitive(j, "usageMetadata");
-		ks_json_num(u, "promptTokenCount", NULL, &in);
-		ks_json_num(u, "candidatesTokenCount", NULL, &out);
+		gemini_reply(j, &text, r, &in, &out, &cached);
 	} else {
-		const cJSON *choice = cJSON_GetArrayItem(ks_json_arr(j, "choices", NULL), 0);
-		const cJSON *msg = ks_json_obj(choice, "message", NULL);
-		const char *t = ks_json_str(msg, "content", NULL);
-		if (!msg)
+		if (!ks_json_obj(cJSON_GetArrayItem(ks_json_arr(j, "choices", NULL), 0), "message", NULL))
 			goto bad;
-		if (t)
-			ks_buf_puts(&text, t);
-		finish = ks_json_str(choice, "finish_reason", NULL);
-		r->truncated = finish && strcmp(finish, "length") == 0;
-		u = cJSON_GetObjectItemCaseSensitive(j, "usage");
-		ks_json_num(u, "prompt_tokens", NULL, &in);
-		ks_json_num(u, "completion_tokens", NULL, &out);
+		openai_reply(j, &text, r, &in, &out, &cached);
 	}
 	r->text = text.s;
 	r->prompt_tokens = (long)in;
 	r->completion_tokens = (long)out;
+	r->cached_prompt_tokens = (long)cached;
 	return 0;
 bad:
 	ks_buf_free(&text);
@@ -680,6 +748,32 @@ adapt(struct ks_llm *llm)
 	return 1;
 }
 
+static int ledger_add(const struct ks_llm *llm, const char *ledger, const char *where, const struct ks_llm_reply *r,
+    const char *failed);
+
+/*
+ * A try that failed after its request went out and the provider may have
+ * worked on (a timeout, a connection cut mid-reply, a 200 whose body is
+ * not a reply) goes into the ledger as such: the bill may hold it.
+ */
+static void
+ledger_failed_try(const struct ks_llm *llm, const struct http *h, const char *why)
+{
+	int maybe_billed = h->sent && (h->rc == CURLE_OPERATION_TIMEDOUT || h->rc == CURLE_RECV_ERROR ||
+	    h->rc == CURLE_GOT_NOTHING || h->rc == CURLE_PARTIAL_FILE || (h->rc == CURLE_OK && h->status == 200));
+	char *ledger, *safe, *f;
+
+	if (!maybe_billed || !llm->where)
+		return;
+	ledger = ks_easprintf("%s/llm-usage.jsonl", llm->root);
+	safe = ks_redact(why, llm->key);
+	f = ks_easprintf("%s (the provider may have billed it)", safe);
+	ledger_add(llm, ledger, llm->where, NULL, f);
+	free(f);
+	free(safe);
+	free(ledger);
+}
+
 /*
  * Posts with retries: backoff with jitter on 408, 409, 429, 5xx and
  * connection errors, honouring Retry-After (clamped).  Returns 0 with
@@ -726,6 +820,7 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 		} else {
 			break;
 		}
+		ledger_failed_try(llm, &h, why);
 		if (!retry || t == llm->tries)
 			break;
 		double wait = h.retry_after >= 0 ? fmin(h.retry_after, llm->retry_max_s)
@@ -768,8 +863,13 @@ sha256_hex(const char *a, const char *b, const char *c)
 }
 
 /* One line per call, appended whole under a lock: parallel stages share the ledger. */
+/*
+ * One line of POP/llm-usage.jsonl: a reply's usage, or (r NULL) a try that
+ * failed after its request went out, which the provider may have billed.
+ */
 static int
-ledger_add(const struct ks_llm *llm, const char *ledger, const char *where, const struct ks_llm_reply *r)
+ledger_add(const struct ks_llm *llm, const char *ledger, const char *where, const struct ks_llm_reply *r,
+    const char *failed)
 {
 	cJSON *j = cJSON_CreateObject();
 	char when[32], *line, *text;
@@ -782,9 +882,12 @@ ledger_add(const struct ks_llm *llm, const char *ledger, const char *where, cons
 	cJSON_AddStringToObject(j, "where", where);
 	cJSON_AddStringToObject(j, "provider", llm->provider);
 	cJSON_AddStringToObject(j, "model", llm->model);
-	cJSON_AddNumberToObject(j, "prompt_tokens", (double)r->prompt_tokens);
-	cJSON_AddNumberToObject(j, "completion_tokens", (double)r->completion_tokens);
-	cJSON_AddBoolToObject(j, "cached", r->cached);
+	cJSON_AddNumberToObject(j, "prompt_tokens", r ? (double)r->prompt_tokens : 0);
+	cJSON_AddNumberToObject(j, "completion_tokens", r ? (double)r->completion_tokens : 0);
+	cJSON_AddNumberToObject(j, "cached_prompt_tokens", r ? (double)r->cached_prompt_tokens : 0);
+	cJSON_AddBoolToObject(j, "cached", r && r->cached);
+	if (failed)
+		cJSON_AddStringToObject(j, "failed", failed);
 	text = cJSON_PrintUnformatted(j);
 	line = ks_easprintf("%s\n", text);
 	cJSON_free(text);
@@ -820,12 +923,19 @@ transcript_save(const struct ks_llm *llm, const char *dir, const char *name, con
 	cJSON_AddStringToObject(t, "model", llm->model);
 	cJSON_AddItemToObject(t, "request", cJSON_Duplicate(body, 1));
 	cJSON_AddStringToObject(t, "reply", safe_reply);
+	if (r->finish)
+		cJSON_AddStringToObject(t, "finish_reason", r->finish);
+	else
+		cJSON_AddNullToObject(t, "finish_reason");
+	if (r->stopped)
+		cJSON_AddStringToObject(t, "stopped", r->stopped);
 	cJSON_AddBoolToObject(t, "truncated", r->truncated);
 	cJSON_AddBoolToObject(t, "cached", r->cached);
 	cJSON_AddNumberToObject(t, "tries", tries);
 	usage = cJSON_AddObjectToObject(t, "usage");
 	cJSON_AddNumberToObject(usage, "prompt_tokens", (double)r->prompt_tokens);
 	cJSON_AddNumberToObject(usage, "completion_tokens", (double)r->completion_tokens);
+	cJSON_AddNumberToObject(usage, "cached_prompt_tokens", (double)r->cached_prompt_tokens);
 	path = ks_easprintf("%s/%s.json", ldir, name);
 	if (ks_json_save(path, t) < 0)
 		goto out;
@@ -834,8 +944,9 @@ transcript_save(const struct ks_llm *llm, const char *dir, const char *name, con
 		ks_buf_printf(&md, "# system\n\n%s\n\n", system);
 	for (int i = 0; i < n; i++)
 		ks_buf_printf(&md, "# %s\n\n%s\n\n", i % 2 ? "assistant" : "user", turns[i]);
-	ks_buf_printf(&md, "# reply (%s%s%s)\n\n%s\n", llm->model, r->cached ? ", from the cache" : "",
-	    r->truncated ? ", cut off at the token limit" : "", safe_reply);
+	ks_buf_printf(&md, "# reply (%s%s%s%s%s)\n\n%s\n", llm->model, r->cached ? ", from the cache" : "",
+	    r->truncated ? ", cut off at the token limit" : "", r->stopped ? ", " : "", r->stopped ? r->stopped : "",
+	    safe_reply);
 	path = ks_easprintf("%s/%s.md", ldir, name);
 	rc = ks_file_write_atomic(path, md.s, md.len);
 out:
@@ -854,7 +965,7 @@ cache_get(const char *path, struct ks_llm_reply *r)
 {
 	cJSON *j;
 	const char *t;
-	double in = 0, out = 0;
+	double in = 0, out = 0, cached = 0;
 
 	if (!ks_exists(path) || !(j = ks_json_load(path)))
 		return -1;
@@ -866,8 +977,14 @@ cache_get(const char *path, struct ks_llm_reply *r)
 	r->truncated = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "truncated"));
 	ks_json_num(j, "prompt_tokens", NULL, &in);
 	ks_json_num(j, "completion_tokens", NULL, &out);
+	ks_json_num(j, "cached_prompt_tokens", NULL, &cached);
 	r->prompt_tokens = (long)in;
 	r->completion_tokens = (long)out;
+	r->cached_prompt_tokens = (long)cached;
+	if ((t = ks_json_str(j, "finish_reason", NULL)))
+		r->finish = ks_estrdup(t);
+	if ((t = ks_json_str(j, "stopped", NULL)))
+		r->stopped = ks_estrdup(t);
 	r->cached = 1;
 	cJSON_Delete(j);
 	return 0;
@@ -881,8 +998,13 @@ cache_put(const char *dir, const char *path, const struct ks_llm_reply *r)
 
 	cJSON_AddStringToObject(j, "reply", r->text);
 	cJSON_AddBoolToObject(j, "truncated", r->truncated);
+	if (r->finish)
+		cJSON_AddStringToObject(j, "finish_reason", r->finish);
+	if (r->stopped)
+		cJSON_AddStringToObject(j, "stopped", r->stopped);
 	cJSON_AddNumberToObject(j, "prompt_tokens", (double)r->prompt_tokens);
 	cJSON_AddNumberToObject(j, "completion_tokens", (double)r->completion_tokens);
+	cJSON_AddNumberToObject(j, "cached_prompt_tokens", (double)r->cached_prompt_tokens);
 	rc = ks_mkdir_p(dir) == 0 ? ks_json_save(path, j) : -1;
 	cJSON_Delete(j);
 	return rc;
@@ -902,6 +1024,7 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 	memset(r, 0, sizeof *r);
 	free(llm->last_error);
 	llm->last_error = NULL;
+	llm->where = dir;
 	/* a parameter the model refuses is changed or left out, and the request made again */
 	for (int adapted = 0; ; adapted++) {
 		cJSON_Delete(body);
@@ -938,7 +1061,7 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 	if (!r->cached && llm->cache && cache_put(cdir, cpath, r) < 0)
 		goto out;
 	if (transcript_save(llm, dir, name, url, body, system, turns, n, r, tries) < 0 ||
-	    ledger_add(llm, ledger, dir, r) < 0)
+	    ledger_add(llm, ledger, dir, r, NULL) < 0)
 		goto out;
 	llm->calls++;
 	llm->cached_calls += r->cached;

@@ -613,12 +613,22 @@ ledger_line(const char *line, const char *path, long lineno, struct ks_usage *u)
 		goto out;
 	}
 	cached = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "cached"));
+	/* a try that failed after its request went out: no reply, maybe a bill */
+	if (ks_json_str(j, "failed", NULL)) {
+		u->failed_calls++;
+		rc = 0;
+		goto out;
+	}
 	u->calls++;
 	u->cached_calls += cached;
 	/* a reply from the cache was billed once, when it was first asked */
 	if (!cached) {
+		double c = 0;
+
 		u->prompt_tokens += (long)in;
 		u->completion_tokens += (long)out;
+		ks_json_num(j, "cached_prompt_tokens", NULL, &c);
+		u->cached_prompt_tokens += (long)c;
 	}
 	rc = 0;
 out:
