@@ -191,10 +191,13 @@ print_usage(const char *root)
 
 	if (ks_ledger_load(root, &u) < 0)
 		return -1;
-	if (u.calls > 0)
+	if (u.calls > 0 && u.cached_prompt_tokens > 0)
 		printf("%s: %ld LLM calls (%ld from the cache), %ld prompt (%ld of them cached by the provider) and %ld "
 		    "completion tokens billed\n", root, u.calls, u.cached_calls, u.prompt_tokens, u.cached_prompt_tokens,
 		    u.completion_tokens);
+	else if (u.calls > 0)
+		printf("%s: %ld LLM calls (%ld from the cache), %ld prompt and %ld completion tokens billed\n", root,
+		    u.calls, u.cached_calls, u.prompt_tokens, u.completion_tokens);
 	if (u.failed_calls > 0)
 		printf("%s: %ld LLM tries failed after their request went out: the provider may have billed them "
 		    "(see llm-usage.jsonl)\n", root, u.failed_calls);
