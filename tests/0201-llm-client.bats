@@ -343,13 +343,13 @@ EOF
 	assert_equal "$(llm_log .step | tr '\n' ' ')" "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
 }
 
-@test "Retry-After: 1 waits about a second; KS_LLM_RETRY_MAX_S clamps it" {
+@test "Retry-After: 1 waits a second and up to a quarter more (jitter); KS_LLM_RETRY_MAX_S clamps it" {
 	llm_server_start "$(steps '{"status": 429, "message": "slow down", "headers": {"Retry-After": "1"}}' "$OK")"
 	local t0=$EPOCHREALTIME
 	KS_QUIET=0 run -0 ks-select pop/gen-001
 	local took
 	took=$(since "$t0")
-	assert_output "ks-select: HTTP 429: slow down (try 1 of 5); retrying in 1.0 s"
+	assert_output --regexp "^ks-select: HTTP 429: slow down \(try 1 of 5\); retrying in 1\.[0-2] s$"
 	assert_model_chose
 	awk -v t="$took" 'BEGIN { exit !(t >= 0.9) }' || fail "took $took s, not about 1 s"
 	# a long Retry-After is cut to KS_LLM_RETRY_MAX_S (the cache would answer)
@@ -362,6 +362,26 @@ EOF
 	assert_model_chose
 	awk -v t="$took" 'BEGIN { exit !(t < 1.5) }' || fail "took $took s despite KS_LLM_RETRY_MAX_S=0.1"
 	assert_equal "$(llm_requests)" 4
+}
+
+@test "retry-after-ms wins over Retry-After; x-should-retry says whether to retry, whatever the status" {
+	# (before: retry-after-ms and x-should-retry were not read)
+	llm_server_start "$(steps '{"status": 429, "message": "slow", "headers": {"retry-after-ms": "200", "Retry-After": "30"}}' "$OK")"
+	local t0=$EPOCHREALTIME took
+	KS_QUIET=0 run -0 ks-select pop/gen-001
+	took=$(since "$t0")
+	assert_output --regexp "retrying in 0\.2 s$"
+	awk -v t="$took" 'BEGIN { exit !(t < 5) }' || fail "took $took s: Retry-After won"
+	# a 503 the server says not to retry, a 400 it says to retry
+	rm -r pop/gen-001 pop/llm-cache
+	llm_server_start "$(steps '{"status": 503, "message": "gone for good", "headers": {"x-should-retry": "false"}}')"
+	run -1 ks-select pop/gen-001
+	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed: HTTP 503: gone for good"
+	assert_equal "$(llm_requests)" 1
+	llm_server_start "$(steps '{"status": 400, "message": "try me again", "headers": {"x-should-retry": "true"}}' "$OK")"
+	KS_LLM_BACKOFF_S=0.01 run -0 ks-select pop/gen-001
+	assert_model_chose
+	assert_equal "$(llm_requests)" 2
 }
 
 @test "Retry-After as an HTTP date is honoured (clamped by KS_LLM_RETRY_MAX_S)" {

@@ -419,6 +419,8 @@ struct http {
 	struct ks_buf body;
 	long status;
 	double retry_after;     /* seconds; < 0 when the server did not say */
+	int retry_after_ms;     /* it came from retry-after-ms, which wins over Retry-After */
+	int should_retry;       /* x-should-retry: 1 true, 0 false, -1 not said */
 	CURLcode rc;
 	int sent;               /* the request went out: a failure after it may have been billed */
 	char err[CURL_ERROR_SIZE];
@@ -432,31 +434,51 @@ on_body(char *p, size_t size, size_t n, void *arg)
 }
 
 /* Retry-After: seconds, or an HTTP date. */
+/* The value of header line p (len bytes) if it is header name, trimmed, in buf; NULL if not. */
+static char *
+header_value(const char *p, size_t len, const char *name, char *buf, size_t n)
+{
+	size_t nl = strlen(name);
+	char *v = buf, *end;
+
+	if (len >= n + nl || len <= nl || strncasecmp(p, name, nl) != 0 || p[nl] != ':')
+		return NULL;
+	memcpy(buf, p + nl + 1, len - nl - 1);
+	buf[len - nl - 1] = '\0';
+	while (*v == ' ' || *v == '\t')
+		v++;
+	end = v + strlen(v);
+	while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' '))
+		*--end = '\0';
+	return v;
+}
+
+/*
+ * The headers that say when to retry, as the official SDKs read them:
+ * retry-after-ms (milliseconds) before Retry-After (seconds or an HTTP
+ * date), and x-should-retry, the server's own word on retrying.
+ */
 static size_t
 on_header(char *p, size_t size, size_t n, void *arg)
 {
 	struct http *h = arg;
 	size_t len = size * n;
-	char line[256];
+	char line[256], *v;
+	double x;
 
-	if (len < sizeof line && strncasecmp(p, "retry-after:", 12) == 0) {
-		double secs;
-		char *v = line, *end;
-
-		memcpy(line, p + 12, len - 12);
-		line[len - 12] = '\0';
-		while (*v == ' ' || *v == '\t')
-			v++;
-		end = v + strlen(v);
-		while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' '))
-			*--end = '\0';
-		if (ks_parse_double(v, &secs) == 0)
-			h->retry_after = secs;
+	if ((v = header_value(p, len, "retry-after-ms", line, sizeof line)) && ks_parse_double(v, &x) == 0 && x >= 0) {
+		h->retry_after = x / 1000;
+		h->retry_after_ms = 1;
+	} else if (!h->retry_after_ms && (v = header_value(p, len, "retry-after", line, sizeof line))) {
+		if (ks_parse_double(v, &x) == 0)
+			h->retry_after = x;
 		else {
 			time_t t = curl_getdate(v, NULL);
 			if (t > 0)
 				h->retry_after = difftime(t, time(NULL));
 		}
+	} else if ((v = header_value(p, len, "x-should-retry", line, sizeof line))) {
+		h->should_retry = strcasecmp(v, "true") == 0 ? 1 : strcasecmp(v, "false") == 0 ? 0 : -1;
 	}
 	return len;
 }
@@ -476,6 +498,8 @@ http_post(const struct ks_llm *llm, const char *url, const char *body, struct ht
 	ks_buf_add(&h->body, "", 0);
 	h->status = 0;
 	h->retry_after = -1;
+	h->retry_after_ms = 0;
+	h->should_retry = -1;
 	h->err[0] = '\0';
 	if (!c) {
 		h->rc = CURLE_FAILED_INIT;
@@ -821,9 +845,17 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 			break;
 		}
 		ledger_failed_try(llm, &h, why);
+		/* the server's word wins: x-should-retry */
+		if (h.rc == CURLE_OK && h.should_retry >= 0)
+			retry = h.should_retry;
 		if (!retry || t == llm->tries)
 			break;
-		double wait = h.retry_after >= 0 ? fmin(h.retry_after, llm->retry_max_s)
+		/*
+		 * The server's wait, with up to a quarter more at random so that
+		 * the jobs of make -j do not all come back at one instant; else
+		 * exponential backoff with jitter.
+		 */
+		double wait = h.retry_after >= 0 ? fmin(h.retry_after * (1 + 0.5 * (jitter() - 0.5)), llm->retry_max_s)
 		    : fmin(llm->backoff_s * pow(2, t - 1), llm->retry_max_s) * jitter();
 		safe = ks_redact(why, llm->key);
 		ks_info("%s (try %d of %d); retrying in %.1f s", safe, t, llm->tries, wait);
