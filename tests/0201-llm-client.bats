@@ -384,6 +384,29 @@ EOF
 	assert_equal "$(llm_requests)" 2
 }
 
+@test "a prompt and reply limit over a local model's context: asked again once with a reply limit that fits (vLLM, llama.cpp)" {
+	# (before: the 400 ended the stage)
+	local shape words
+	for shape in vllm llamacpp; do
+		rm -rf pop/gen-001 pop/llm-cache
+		# the prompt is about a thousand words: with a reply of 16384 it exceeds 17000
+		llm_server_start "$(steps '{"content": "'"$PICK"'", "context": 17000, "error_shape": "'$shape'"}')"
+		KS_QUIET=0 run -0 --separate-stderr ks-select pop/gen-001
+		assert_model_chose
+		assert_equal "$(llm_requests)" 2
+		words=$(llm_request 1 '[.body.messages[].content] | join(" ") | [splits("\\s+")] | map(select(. != "")) | length')
+		# the largest reply that fits, less a margin of 64
+		assert_equal "$(llm_request 2 .body.max_tokens)" $((17000 - words - 64))
+		[[ $stderr == *"exceed the model's context: asking again with a reply limit of "* ]] || fail "stderr: $stderr"
+	done
+	# a prompt that does not fit at all is an error that says so
+	rm -rf pop/gen-001 pop/llm-cache
+	llm_server_start "$(steps '{"context": 100}')"
+	run -1 ks-select pop/gen-001
+	assert_output --partial "maximum context length is 100 tokens"
+	assert_equal "$(llm_requests)" 1
+}
+
 @test "Retry-After as an HTTP date is honoured (clamped by KS_LLM_RETRY_MAX_S)" {
 	# an hour ahead, clamped to 1 s: a date not understood would wait 0.01 s
 	local date

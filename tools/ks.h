@@ -459,6 +459,7 @@ struct ks_llm {
 	int ndropped;
 	char refused[40];        /* the parameter the last 400 refused ("" when none) */
 	int use_completion_tokens;   /* and that message said to use max_completion_tokens */
+	long fit_tokens;         /* > 0: the last 400 said the prompt and reply exceed the context; this reply fits */
 	/* what this process's calls used */
 	int calls, cached_calls;
 	long prompt_tokens, completion_tokens;

@@ -749,6 +749,72 @@ refused_parameter(struct ks_llm *llm, const char *body)
 	return found;
 }
 
+/* The integer after the first `label` in s, or -1. */
+static long
+number_after(const char *s, const char *label)
+{
+	const char *p = s ? strstr(s, label) : NULL;
+	char *end;
+	long v;
+
+	if (!p)
+		return -1;
+	v = strtol(p + strlen(label), &end, 10);
+	return end == p + strlen(label) ? -1 : v;
+}
+
+/* The integer just before `label` in s ("(23616 in the messages"), or -1. */
+static long
+number_before(const char *s, const char *label)
+{
+	const char *p = s ? strstr(s, label) : NULL, *q;
+
+	if (!p)
+		return -1;
+	for (q = p; q > s && q[-1] >= '0' && q[-1] <= '9'; q--)
+		;
+	return q == p ? -1 : strtol(q, NULL, 10);
+}
+
+/*
+ * A local server's 400 for a prompt and reply limit over the model's
+ * context: vLLM ("maximum context length is 32768 tokens. However, you
+ * requested 40000 tokens (23616 in the messages, 16384 in the
+ * completion)", or "... your request has 23616 input tokens"), OpenAI
+ * (context_length_exceeded, same words), llama.cpp
+ * (exceed_context_size_error with n_ctx and n_prompt_tokens).  Sets
+ * llm->fit_tokens to the largest reply that fits, less a margin, when one
+ * of at least 256 tokens does; returns 1 then.
+ */
+static int
+context_exceeded(struct ks_llm *llm, const char *body)
+{
+	cJSON *j = ks_json_parse(body, strlen(body), NULL);
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
+	const char *msg = cJSON_IsString(e) ? e->valuestring : ks_json_str(e, "message", NULL);
+	double nctx = -1, nprompt = -1;
+	long ctx, in, fit;
+
+	if (!msg)
+		msg = ks_json_str(j, "message", NULL);
+	ks_json_num(e, "n_ctx", NULL, &nctx);
+	ks_json_num(e, "n_prompt_tokens", NULL, &nprompt);
+	ctx = nctx > 0 ? (long)nctx : number_after(msg, "maximum context length is ");
+	in = nprompt > 0 ? (long)nprompt : number_before(msg, " in the messages");
+	if (in < 0)
+		in = number_after(msg, "your request has ");
+	cJSON_Delete(j);
+	llm->fit_tokens = 0;
+	if (ctx <= 0 || in < 0)
+		return 0;
+	/* a margin for the server's own count of the template's tokens */
+	fit = ctx - in - 64;
+	if (fit < 256 || fit >= llm->max_tokens)
+		return 0;
+	llm->fit_tokens = fit;
+	return 1;
+}
+
 /*
  * After a refused parameter: the reply limit under the name the server
  * asked for, or the parameter left out of this process's later requests.
@@ -814,6 +880,7 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 	int t;
 
 	llm->refused[0] = '\0';
+	llm->fit_tokens = 0;
 
 	for (t = 1; t <= llm->tries; t++) {
 		int retry;
@@ -829,7 +896,7 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 			why = ks_easprintf("HTTP %ld: %s", h.status, m);
 			free(m);
 			retry = retryable_status(h.status);
-			if (h.status == 400 && refused_parameter(llm, h.body.s))
+			if (h.status == 400 && (refused_parameter(llm, h.body.s) || context_exceeded(llm, h.body.s)))
 				break;	/* ks_llm_chat adapts the request and asks again */
 		} else if (!(j = ks_json_parse(h.body.s, strlen(h.body.s), NULL))) {
 			why = ks_easprintf("HTTP %ld with a body that is not JSON: %.80s", h.status, h.body.s);
@@ -866,8 +933,8 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 	/* a provider's error may echo the key: every line out goes through ks_redact */
 	safe = ks_redact(why, llm->key);
 	safe_url = ks_redact(url, llm->key);
-	if (!j && llm->refused[0])
-		ks_info("LLM request to '%s' refused a parameter: %s", safe_url, safe);
+	if (!j && (llm->refused[0] || llm->fit_tokens > 0))
+		ks_info("LLM request to '%s' refused: %s", safe_url, safe);
 	else if (!j && *tries_used > 1)
 		ks_warnx("LLM request to '%s' failed after %d tries: %s", safe_url, *tries_used, safe);
 	else if (!j)
@@ -1051,7 +1118,7 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 	char *cdir = ks_easprintf("%s/llm-cache", llm->root), *cpath = NULL;
 	char *ledger = ks_easprintf("%s/llm-usage.jsonl", llm->root);
 	int rc = -1, tries = 0;
-	long used;
+	long used, refit = 0;
 
 	memset(r, 0, sizeof *r);
 	free(llm->last_error);
@@ -1080,8 +1147,16 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 		}
 		if (post_with_retries(llm, url, text, &tries, r) == 0)
 			break;
+		/* over the context: once more with a reply limit that fits, for this request */
+		if (llm->fit_tokens > 0 && !refit) {
+			ks_info("the prompt and a reply of %ld tokens exceed the model's context: asking again with a "
+			    "reply limit of %ld", llm->max_tokens, llm->fit_tokens);
+			refit = llm->max_tokens;
+			llm->max_tokens = llm->fit_tokens;
+			continue;
+		}
 		if (!llm->refused[0] || adapted >= 3 || !adapt(llm)) {
-			if (llm->refused[0]) {
+			if (llm->refused[0] || llm->fit_tokens > 0) {
 				char *safe_url = ks_redact(url, llm->key);
 
 				ks_warnx("LLM request to '%s' failed: %s", safe_url, llm->last_error);
@@ -1103,6 +1178,8 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 	}
 	rc = 0;
 out:
+	if (refit)
+		llm->max_tokens = refit;
 	if (rc < 0)
 		ks_llm_reply_free(r);
 	cJSON_Delete(body);
