@@ -129,7 +129,7 @@ EOF
 		'{"calls":1,"cached_calls":0,"prompt_tokens":1000,"completion_tokens":20}'
 }
 
-@test "Gemini: POST URL/models/MODEL:generateContent with x-goog-api-key, systemInstruction, roles user and model" {
+@test "Gemini: POST URL/models/MODEL:streamGenerateContent?alt=sse with x-goog-api-key, systemInstruction, roles user and model" {
 	# the first reply names no kernel of the population, so the second request holds a model turn
 	llm_server_start "$(steps '{"content": "{\"base\": \"g9\"}"}' "$OK")"
 	export KS_LLM_PROVIDER=gemini KS_MODEL=gemini-fix KS_LLM_MAX_TOKENS=777 KS_LLM_TEMPERATURE=0.25
@@ -143,7 +143,7 @@ EOF
 		'[.body.contents[].role]' '.body.contents[1].parts' \
 		.body.generationConfig
 	assert_output - <<'EOF'
-/v1/models/gemini-fix:generateContent
+/v1/models/gemini-fix:streamGenerateContent?alt=sse
 gemini-fix
 ok
 x-goog-api-key
@@ -155,6 +155,71 @@ true
 {"temperature":0.25,"maxOutputTokens":777}
 EOF
 	assert_equal "$(jget pop/gen-001/select.json .usage.calls)" 2
+}
+
+# ---- streaming --------------------------------------------------------
+
+@test "every request streams by default, and a streamed reply reads as the unstreamed one (all three APIs)" {
+	# (before: no streaming: a model thinking for minutes sent nothing until its answer)
+	local api want
+	for api in openai anthropic gemini; do
+		rm -rf pop/gen-001 pop/llm-cache
+		llm_server_start "$(steps '{"content": "'"$PICK"'", "thinking": "a long thought", "usage": {"prompt_tokens": 1000, "completion_tokens": 300, "cached_prompt_tokens": 100, "thoughts_tokens": 50}}')"
+		KS_LLM_PROVIDER=$api run -0 ks-select pop/gen-001
+		assert_model_chose
+		case $api in
+		openai) want='[true,true]' ;;
+		anthropic) want='[true,null]' ;;
+		gemini) want='[null,null]' ;;
+		esac
+		assert_equal "$(llm_request 1 '[.body.stream, .body.stream_options.include_usage]')" "$want"
+		run jf pop/gen-001/llm/select-1.json .reply .finish_reason .usage
+		assert_line --index 0 "$(jq -rn "\"$PICK\"")"
+		assert_line --index 2 '{"prompt_tokens":1000,"completion_tokens":300,"cached_prompt_tokens":100}'
+		cp pop/gen-001/llm/select-1.json streamed.json
+		# the same request unstreamed: the same reply, finish reason and usage
+		rm -rf pop/gen-001 pop/llm-cache
+		KS_LLM_STREAM=off KS_LLM_PROVIDER=$api run -0 ks-select pop/gen-001
+		assert_model_chose
+		assert_equal "$(llm_request 2 '.body.stream')" null
+		assert_equal "$(jq -c '[.reply, .finish_reason, .usage]' pop/gen-001/llm/select-1.json)" \
+			"$(jq -c '[.reply, .finish_reason, .usage]' streamed.json)"
+	done
+	[ "$(llm_request 1 .path)" = "/v1/models/fixture:streamGenerateContent?alt=sse" ] || fail "gemini did not stream"
+	[ "$(llm_request 2 .path)" = "/v1/models/fixture:generateContent" ] || fail "KS_LLM_STREAM=off streamed"
+}
+
+@test "a stream silent for KS_LLM_IDLE_S is a dead connection, cut and retried; a slow stream that keeps coming is not" {
+	# slow but alive: an event every 0.3 s, 4 s in all, idle limit 1 s
+	llm_server_start "$(steps '{"content": "'"$PICK"'", "stream_gap_s": 0.3}')"
+	KS_LLM_IDLE_S=1 run -0 ks-select pop/gen-001
+	assert_model_chose
+	assert_equal "$(llm_requests)" 1
+	# silent for 3 s after its first event: cut after about 1 s, retried
+	rm -rf pop/gen-001 pop/llm-cache pop/llm-usage.jsonl
+	llm_server_start "$(steps '{"content": "'"$PICK"'", "stream_gap_s": 3}' "$OK")"
+	local t0=$EPOCHREALTIME took
+	KS_LLM_IDLE_S=1 KS_LLM_BACKOFF_S=0.01 run -0 ks-select pop/gen-001
+	took=$(since "$t0")
+	assert_model_chose
+	assert_equal "$(llm_requests)" 2
+	awk -v t="$took" 'BEGIN { exit !(t < 2.9) }' || fail "took $took s: the idle limit did not cut"
+	run ledger '.failed // "answered"'
+	assert_line --index 0 --partial "(the provider may have billed it)"
+	assert_line --index 1 answered
+}
+
+@test "a stream that ends before the reply is complete is retried, and the cut try is in the ledger" {
+	local api
+	for api in openai anthropic gemini; do
+		rm -rf pop/gen-001 pop/llm-cache pop/llm-usage.jsonl
+		llm_server_start "$(steps '{"content": "'"$PICK"'", "stream_cut": true}' "$OK")"
+		KS_LLM_PROVIDER=$api KS_LLM_BACKOFF_S=0.01 run -0 ks-select pop/gen-001
+		assert_model_chose
+		assert_equal "$(llm_requests)" 2
+		run ledger '.failed // "answered"'
+		assert_output $'HTTP 200 with a stream that ended before the reply was complete (the provider may have billed it)\nanswered'
+	done
 }
 
 # ---- configuration --------------------------------------------------
@@ -202,7 +267,7 @@ EOF
 	run llm_log '[.path, .auth_header, .auth]'
 	assert_output - <<'EOF'
 ["/v1/messages","x-api-key","ok"]
-["/v1/models/fixture:generateContent","x-goog-api-key","ok"]
+["/v1/models/fixture:streamGenerateContent?alt=sse","x-goog-api-key","ok"]
 EOF
 }
 
@@ -437,7 +502,7 @@ EOF
 	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed: HTTP 400: This model's maximum context length is 4096 tokens"
 	llm_server_script "$(steps '{"status": 503, "message": "The model is overloaded. Please try again later."}')"
 	KS_LLM_PROVIDER=gemini KS_LLM_TRIES=1 run -1 ks-select pop/gen-001
-	assert_output "ks-select: LLM request to '$LLM_URL/models/fixture:generateContent' failed: HTTP 503: The model is overloaded. Please try again later."
+	assert_output "ks-select: LLM request to '$LLM_URL/models/fixture:streamGenerateContent?alt=sse' failed: HTTP 503: The model is overloaded. Please try again later."
 	# an error body that is not JSON (a proxy's page) is quoted as it came
 	llm_server_script "$(steps '{"status": 502, "body": "<html>Bad Gateway</html>"}')"
 	KS_LLM_TRIES=1 run -1 ks-select pop/gen-001
@@ -785,7 +850,7 @@ EOF
 	assert_output - <<EOF
 ["/v1/chat/completions","authorization","ok"]
 ["/v1/messages","x-api-key","ok"]
-["/v1/models/fixture:generateContent","x-goog-api-key","ok"]
+["/v1/models/fixture:streamGenerateContent?alt=sse","x-goog-api-key","ok"]
 EOF
 	# a failed run with the same key: not in the message either
 	llm_server_script "$(steps '{"status": 401, "message": "Incorrect API key provided"}')"

@@ -436,6 +436,14 @@ long ks_tune_get(const struct ks_param *p, int n, const char *name, long dflt);
 /* Returns a new source with the values of the named defines replaced; NULL when one is absent. */
 char *ks_tune_apply(const char *src, const char *const *names, const long *values, int n);
 
+/*
+ * ks_sse.c: a streamed reply (server-sent events of openai, anthropic or
+ * gemini) as the provider's non-streamed JSON reply; NULL with *why ("a
+ * stream that ...") when it reported an error or ended before the reply
+ * was complete.
+ */
+cJSON *ks_sse_assemble(const char *provider, const char *sse, char **why);
+
 /* ks_redact.c: text with each word that holds or echoes the key (or follows a key's label) replaced by [redacted] */
 char *ks_redact(const char *text, const char *key);
 char *ks_redact_key(const char *text, const char *key);   /* only what shares a run with the key: for replies */
@@ -449,6 +457,8 @@ struct ks_llm {
 	long max_tokens;         /* per reply */
 	int tries;
 	double timeout_s, backoff_s, retry_max_s;
+	int stream;              /* KS_LLM_STREAM: ask for server-sent events (default on) */
+	double idle_s;           /* KS_LLM_IDLE_S: a stream silent this long is a dead connection */
 	int cache;
 	long budget;             /* KS_MAX_TOKENS for the run; 0: none */
 	char *last_error;        /* why the last request failed at the API (redacted); NULL when it did not */

@@ -106,10 +106,20 @@ static int
 load_numbers(struct ks_llm *llm)
 {
 	double tries, max_tokens, budget, cache_off = 0;
-	const char *c = env("KS_LLM_CACHE");
+	const char *c = env("KS_LLM_CACHE"), *st = env("KS_LLM_STREAM");
 
+	if (st && strcmp(st, "off") != 0 && strcmp(st, "on") != 0) {
+		ks_warnx("KS_LLM_STREAM must be on or off, not '%s'", st);
+		return -1;
+	}
+	llm->stream = !st || strcmp(st, "on") == 0;
+	/*
+	 * Streamed, a reply may take long (a model thinking for ten minutes)
+	 * while the idle limit tells a dead connection: hence 30 minutes in all.
+	 */
 	if (env_int("KS_LLM_TRIES", 1, 100, 5, &tries) < 0 ||
-	    env_num("KS_LLM_TIMEOUT_S", 0.001, 86400, 600, &llm->timeout_s) < 0 ||
+	    env_num("KS_LLM_TIMEOUT_S", 0.001, 86400, 1800, &llm->timeout_s) < 0 ||
+	    env_num("KS_LLM_IDLE_S", 0.001, 86400, 120, &llm->idle_s) < 0 ||
 	    env_num("KS_LLM_BACKOFF_S", 0, 3600, 2, &llm->backoff_s) < 0 ||
 	    env_num("KS_LLM_RETRY_MAX_S", 0, 3600, 120, &llm->retry_max_s) < 0 ||
 	    env_int("KS_LLM_MAX_TOKENS", 1, 10000000, 16384, &max_tokens) < 0 ||
@@ -377,6 +387,32 @@ request(const struct ks_llm *llm, const char *system, const char *const *turns, 
 	return b;
 }
 
+static char *endpoint(const struct ks_llm *llm);
+
+/* The URL a streamed request goes to: Gemini streams from another method. */
+static char *
+stream_endpoint(const struct ks_llm *llm)
+{
+	if (strcmp(llm->provider, "gemini") == 0)
+		return ks_easprintf("%s/models/%s:streamGenerateContent?alt=sse", llm->url, llm->model);
+	return endpoint(llm);
+}
+
+/* The body as sent: streamed, with the usage in the stream (OpenAI's include_usage). */
+static cJSON *
+sent_body(const struct ks_llm *llm, const cJSON *body)
+{
+	cJSON *b = cJSON_Duplicate(body, 1);
+
+	if (!llm->stream || strcmp(llm->provider, "gemini") == 0)
+		return b;
+	cJSON_DeleteItemFromObjectCaseSensitive(b, "stream");
+	cJSON_AddBoolToObject(b, "stream", 1);
+	if (strcmp(llm->provider, "openai") == 0 && !cJSON_GetObjectItemCaseSensitive(b, "stream_options"))
+		cJSON_AddBoolToObject(cJSON_AddObjectToObject(b, "stream_options"), "include_usage", 1);
+	return b;
+}
+
 static char *
 endpoint(const struct ks_llm *llm)
 {
@@ -423,17 +459,52 @@ struct http {
 	int should_retry;       /* x-should-retry: 1 true, 0 false, -1 not said */
 	CURLcode rc;
 	int sent;               /* the request went out: a failure after it may have been billed */
+	double last_byte;       /* when the last byte came (or the request started) */
+	double idle_s;          /* the idle limit of a stream; 0: none */
+	int idle;               /* ended for it */
 	char err[CURL_ERROR_SIZE];
 };
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 static size_t
 on_body(char *p, size_t size, size_t n, void *arg)
 {
-	ks_buf_add(arg, p, size * n);
+	struct http *h = arg;
+
+	ks_buf_add(&h->body, p, size * n);
+	h->last_byte = now_s();
 	return size * n;
 }
 
-/* Retry-After: seconds, or an HTTP date. */
+/*
+ * libcurl calls this at least once a second: a stream that sent no byte
+ * for the idle limit (from the request on) is a dead connection, ended
+ * here; a slow one that keeps sending goes on to the total timeout.
+ */
+static int
+on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+{
+	struct http *h = arg;
+
+	(void)dltotal;
+	(void)dlnow;
+	(void)ultotal;
+	(void)ulnow;
+	if (h->idle_s > 0 && now_s() - h->last_byte > h->idle_s) {
+		h->idle = 1;
+		return 1;
+	}
+	return 0;
+}
+
 /* The value of header line p (len bytes) if it is header name, trimmed, in buf; NULL if not. */
 static char *
 header_value(const char *p, size_t len, const char *name, char *buf, size_t n)
@@ -512,12 +583,23 @@ http_post(const struct ks_llm *llm, const char *url, const char *body, struct ht
 	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &h->body);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, h);
 	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(c, CURLOPT_HEADERDATA, h);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, h->err);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(llm->timeout_s * 1000));
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)fmin(llm->timeout_s * 1000, 30000));
+	/* TCP keep-alive, so that a quiet connection is not dropped by a NAT or a proxy */
+	curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(c, CURLOPT_TCP_KEEPIDLE, 30L);
+	curl_easy_setopt(c, CURLOPT_TCP_KEEPINTVL, 15L);
+	/* a stream with no byte for KS_LLM_IDLE_S is a dead connection */
+	h->idle = 0;
+	h->idle_s = llm->stream ? llm->idle_s : 0;
+	h->last_byte = now_s();
+	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(c, CURLOPT_XFERINFODATA, h);
+	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_USERAGENT, "kernel-scientist/" KS_VERSION);
 	if (resolve)
@@ -842,6 +924,33 @@ static int ledger_add(const struct ks_llm *llm, const char *ledger, const char *
     const char *failed);
 
 /*
+ * The reply of a 2xx body as the API gives it unstreamed: the body when it
+ * is a JSON object (a server that does not stream), else the stream
+ * assembled.  NULL with *why (a stream cut short, an error event).
+ */
+static cJSON *
+reply_json(const struct ks_llm *llm, const char *body, char **why)
+{
+	cJSON *j = ks_json_parse(body, strlen(body), NULL);
+	char *w = NULL;
+
+	/* no "data:" line: not a stream either (a proxy's HTML page, say) */
+	if (cJSON_IsObject(j) || !llm->stream || !strstr(body, "data:")) {
+		if (!cJSON_IsObject(j))
+			*why = ks_easprintf("a body that is not JSON: %.80s", body);
+		if (!cJSON_IsObject(j)) {
+			cJSON_Delete(j);
+			j = NULL;
+		}
+		return j;
+	}
+	cJSON_Delete(j);
+	if (!(j = ks_sse_assemble(llm->provider, body, &w)))
+		*why = w;
+	return j;
+}
+
+/*
  * A try that failed after its request went out and the provider may have
  * worked on (a timeout, a connection cut mid-reply, a 200 whose body is
  * not a reply) goes into the ledger as such: the bill may hold it.
@@ -849,7 +958,7 @@ static int ledger_add(const struct ks_llm *llm, const char *ledger, const char *
 static void
 ledger_failed_try(const struct ks_llm *llm, const struct http *h, const char *why)
 {
-	int maybe_billed = h->sent && (h->rc == CURLE_OPERATION_TIMEDOUT || h->rc == CURLE_RECV_ERROR ||
+	int maybe_billed = h->sent && (h->rc == CURLE_OPERATION_TIMEDOUT || h->rc == CURLE_RECV_ERROR || h->idle ||
 	    h->rc == CURLE_GOT_NOTHING || h->rc == CURLE_PARTIAL_FILE || (h->rc == CURLE_OK && h->status == 200));
 	char *ledger, *safe, *f;
 
@@ -875,7 +984,7 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
     struct ks_llm_reply *r)
 {
 	struct http h = { 0 };
-	char *why = NULL, *safe, *safe_url;
+	char *why = NULL, *safe, *safe_url, *w = NULL;
 	cJSON *j = NULL;
 	int t;
 
@@ -888,7 +997,10 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 		http_post(llm, url, body, &h);
 		free(why);
 		why = NULL;
-		if (h.rc != CURLE_OK) {
+		if (h.rc != CURLE_OK && h.idle) {
+			why = ks_easprintf("no byte for %g s: the stream is dead (KS_LLM_IDLE_S)", llm->idle_s);
+			retry = 1;
+		} else if (h.rc != CURLE_OK) {
 			why = ks_easprintf("%s", h.err[0] ? h.err : curl_easy_strerror(h.rc));
 			retry = retryable_curl(h.rc);
 		} else if (h.status < 200 || h.status > 299) {
@@ -898,8 +1010,9 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 			retry = retryable_status(h.status);
 			if (h.status == 400 && (refused_parameter(llm, h.body.s) || context_exceeded(llm, h.body.s)))
 				break;	/* ks_llm_chat adapts the request and asks again */
-		} else if (!(j = ks_json_parse(h.body.s, strlen(h.body.s), NULL))) {
-			why = ks_easprintf("HTTP %ld with a body that is not JSON: %.80s", h.status, h.body.s);
+		} else if (!(j = reply_json(llm, h.body.s, &w))) {
+			why = ks_easprintf("HTTP %ld with %s", h.status, w);
+			free(w);
 			retry = 1;
 		} else if (parse_reply(llm, j, r) < 0) {
 			/* A proxy's hiccup or a wrong endpoint: worth another try, then named. */
@@ -1113,8 +1226,8 @@ int
 ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, int n, const char *dir,
     const char *name, struct ks_llm_reply *r)
 {
-	cJSON *body = NULL;
-	char *url = endpoint(llm), *text = NULL, *hash = NULL;
+	cJSON *body = NULL, *sent = NULL;
+	char *url = endpoint(llm), *surl = stream_endpoint(llm), *text = NULL, *stext = NULL, *hash = NULL;
 	char *cdir = ks_easprintf("%s/llm-cache", llm->root), *cpath = NULL;
 	char *ledger = ks_easprintf("%s/llm-usage.jsonl", llm->root);
 	int rc = -1, tries = 0;
@@ -1127,11 +1240,16 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 	/* a parameter the model refuses is changed or left out, and the request made again */
 	for (int adapted = 0; ; adapted++) {
 		cJSON_Delete(body);
+		cJSON_Delete(sent);
 		cJSON_free(text);
+		cJSON_free(stext);
 		free(hash);
 		free(cpath);
+		/* the cache's key is the request unstreamed: streaming or not, one question */
 		body = request(llm, system, turns, n);
 		text = cJSON_PrintUnformatted(body);
+		sent = sent_body(llm, body);
+		stext = cJSON_PrintUnformatted(sent);
 		hash = sha256_hex(llm->provider, url, text);
 		cpath = ks_easprintf("%s/%s.json", cdir, hash);
 		if (llm->cache && cache_get(cpath, r) == 0)
@@ -1145,7 +1263,7 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 			    "raise KS_MAX_TOKENS to go on", used, llm->budget, ledger);
 			goto out;
 		}
-		if (post_with_retries(llm, url, text, &tries, r) == 0)
+		if (post_with_retries(llm, llm->stream ? surl : url, stext, &tries, r) == 0)
 			break;
 		/* over the context: once more with a reply limit that fits, for this request */
 		if (llm->fit_tokens > 0 && !refit) {
@@ -1167,7 +1285,8 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 	}
 	if (!r->cached && llm->cache && cache_put(cdir, cpath, r) < 0)
 		goto out;
-	if (transcript_save(llm, dir, name, url, body, system, turns, n, r, tries) < 0 ||
+	if (transcript_save(llm, dir, name, r->cached || !llm->stream ? url : surl, r->cached ? body : sent, system, turns,
+	    n, r, tries) < 0 ||
 	    ledger_add(llm, ledger, dir, r, NULL) < 0)
 		goto out;
 	llm->calls++;
@@ -1183,8 +1302,11 @@ out:
 	if (rc < 0)
 		ks_llm_reply_free(r);
 	cJSON_Delete(body);
+	cJSON_Delete(sent);
 	cJSON_free(text);
+	cJSON_free(stext);
 	free(url);
+	free(surl);
 	free(hash);
 	free(cdir);
 	free(cpath);
