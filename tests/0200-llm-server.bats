@@ -281,6 +281,23 @@ EOF
 	assert_output $'API key not valid. Please pass a valid API key.\nINVALID_ARGUMENT\nAPI_KEY_INVALID'
 }
 
+@test "Claude's extended thinking is checked as Anthropic checks it: budget >= 1024, under max_tokens, no temperature" {
+	llm_server_start '{"*": [{"content": "ok", "thinking": "hmm"}]}'
+	local base='"model": "m", "messages": [{"role": "user", "content": "q"}]'
+	run -0 post $ANTHROPIC "{$base, \"max_tokens\": 2000, \"thinking\": {\"type\": \"enabled\", \"budget_tokens\": 512}}"
+	assert_output 400
+	assert_equal "$(reply .error.message)" "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024"
+	run -0 post $ANTHROPIC "{$base, \"max_tokens\": 2000, \"thinking\": {\"type\": \"enabled\", \"budget_tokens\": 2000}}"
+	assert_output 400
+	[[ "$(reply .error.message)" == '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult'* ]] || fail "$(reply .error.message)"
+	run -0 post $ANTHROPIC "{$base, \"max_tokens\": 4000, \"temperature\": 0.5, \"thinking\": {\"type\": \"enabled\", \"budget_tokens\": 2000}}"
+	assert_output 400
+	[[ "$(reply .error.message)" == '`temperature` may only be set to 1 when thinking is enabled. Please consult'* ]] || fail "$(reply .error.message)"
+	run -0 post $ANTHROPIC "{$base, \"max_tokens\": 4000, \"thinking\": {\"type\": \"enabled\", \"budget_tokens\": 2000}}"
+	assert_output 200
+	assert_equal "$(reply '[.content[].type]')" '["thinking","text"]'
+}
+
 @test "with LLM_SERVER_EXPECT_KEY empty, a key is only noted as present" {
 	LLM_SERVER_EXPECT_KEY='' llm_server_start '{"*": [{}]}'
 	post $OPENAI "$(chat m q)" -H 'Authorization: Bearer anything'

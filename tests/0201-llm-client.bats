@@ -222,6 +222,32 @@ EOF
 	done
 }
 
+@test "the README's settings for thinking models, run literally, each against the fixture in the mode that imitates it" {
+	local line model
+	for model in o3 claude-sonnet-4-5 gemini-2.5-pro Qwen/QwQ-32B; do
+		line=$(grep -E "^    export .*KS_MODEL=$model " "$KS_ROOT/README.md") || fail "README: no settings for $model"
+		rm -rf pop/gen-001 pop/llm-cache
+		# the model thinks (in the form each API gives); the local server's context is 17000 tokens
+		local context=
+		[ "$model" = Qwen/QwQ-32B ] && context=', "context": 17000'
+		llm_server_start "$(steps '{"content": "<think>maybe {\"base\": \"g000c1\"}</think>'"$PICK"'", "thinking": "{\"base\": \"g000c1\"}"'"$context"'}')"
+		(
+			unset KS_LLM_PROVIDER KS_LLM_URL KS_MODEL
+			eval "$line"
+			# the service, at the fixture, with the fixture's key
+			export KS_LLM_URL=$LLM_URL KS_LLM_API_KEY=test-key-123
+			ks-select pop/gen-001
+		) || fail "$model: ks-select failed"
+		assert_model_chose
+		# no refused parameter, no empty turn: one request (two for the local model, whose reply limit is cut to fit)
+		if [ "$model" = Qwen/QwQ-32B ]; then
+			assert_equal "$(llm_requests)" 2
+		else
+			assert_equal "$(llm_requests)" 1
+		fi
+	done
+}
+
 # ---- configuration --------------------------------------------------
 
 @test "KS_LLM_TEMPERATURE and KS_LLM_MAX_TOKENS go into the request body (OpenAI and Anthropic)" {
@@ -372,6 +398,9 @@ EOF
 		"KS_LLM_TEMPERATURE=3|KS_LLM_TEMPERATURE must be a number from 0 to 2, not '3'"
 		"KS_MAX_TOKENS=lots|KS_MAX_TOKENS must be an integer from 0 to 1000000000000, not 'lots'"
 		"KS_LLM_CACHE=maybe|KS_LLM_CACHE must be on or off, not 'maybe'"
+		"KS_LLM_STREAM=yes|KS_LLM_STREAM must be on or off, not 'yes'"
+		"KS_LLM_IDLE_S=0|KS_LLM_IDLE_S must be a number from 0.001 to 86400, not '0'"
+		"KS_LLM_MAX_TOKENS_PARAM=max tokens|KS_LLM_MAX_TOKENS_PARAM must be a field name such as max_completion_tokens, not 'max tokens'"
 		"KS_LLM_PROVIDER=foo|KS_LLM_PROVIDER must be openai, anthropic, gemini or offline, not 'foo'"
 		"KS_MODEL=|no model for the select stage: set KS_MODEL (or KS_SELECT_MODEL)"
 	)
