@@ -1,7 +1,8 @@
 /*
  * fuzz_reply.c - libFuzzer target: any bytes as an LLM's reply, through
- * the parsers that take JSON or code out of it (ks_prompt.c) and the
- * check of implement's code.  Built and run by "make fuzz" under ASan and
+ * the parsers that take JSON or code out of it (ks_prompt.c), the check
+ * of implement's code, the assembly of a streamed reply of each API
+ * (ks_sse.c) and the redaction of keys (ks_redact.c).  Built and run by "make fuzz" under ASan and
  * UBSan.
  */
 #include <stdint.h>
@@ -40,6 +41,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ks_check_code(text, &cc, &why);
 	free(cc.code);
 	free(why);
+	why = NULL;
+	for (int p = 0; p < 3; p++) {
+		static const char *const providers[] = { "openai", "anthropic", "gemini" };
+
+		if ((j = ks_sse_assemble(providers[p], text, &why)))
+			cJSON_Delete(j);
+		free(why);
+		why = NULL;
+	}
+	free(ks_redact(text, "sk-fuzz-key-0123456789"));
+	free(ks_strip_reasoning(text));
 	free(text);
 	return 0;
 }
