@@ -209,6 +209,17 @@ EOF
 	assert_line --index 1 answered
 }
 
+@test "the connection has TCP keep-alive, so that a quiet one is not dropped by a NAT or proxy" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	llm_server_start "$(steps "$OK")"
+	run -0 strace -f -e trace=setsockopt -o trace.txt ks-select pop/gen-001
+	assert_model_chose
+	run grep -c 'SO_KEEPALIVE, \[1\]' trace.txt
+	assert_output 1
+	run grep -c 'TCP_KEEPIDLE, \[30\]' trace.txt
+	assert_output 1
+}
+
 @test "a stream that ends before the reply is complete is retried, and the cut try is in the ledger" {
 	local api
 	for api in openai anthropic gemini; do
