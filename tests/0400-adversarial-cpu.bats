@@ -26,6 +26,16 @@ judge() {
 	jf pop/gen-000/c0/bench.json .status .message
 }
 
+# allow SYMBOL...: a copy of sgemm that allows these imports (problem.json
+# "allowed_symbols"), to reach the defence behind ks-build's import check
+allow() {
+	mkdir -p kernels
+	cp -r "$KS_ROOT/kernels/common" "$KS_ROOT/kernels/sgemm" kernels/
+	jq --args '.allowed_symbols = $ARGS.positional' "$@" <"$KS_ROOT/kernels/sgemm/problem.json" \
+		>kernels/sgemm/problem.json
+	export KS_KERNELS_DIR=$PWD/kernels
+}
+
 @test "zeros: an all-zero output fails even under a tolerance loose enough to let each element by" {
 	# a copy of sgemm whose atol would pass zeros element by element
 	mkdir kernels
@@ -90,6 +100,9 @@ the kernel starts a thread or a process ('fork(' on line 8): work outside the ca
 
 @test "forge_verdict: a verdict written on fd 3 never reaches ks-bench; descriptor calls are refused" {
 	run -0 judge forge_verdict
+	assert_output --partial "the kernel imports 'write'"
+	allow write
+	run -0 judge forge_verdict
 	assert_line --index 0 incorrect
 	assert_line --index 1 --regexp "^shape [0-9x]+: C\[0\]\[0\] = nan"
 	sed -i 's/put(3, fake/write(3, fake/' pop/gen-000/c0/kernel.c
@@ -103,6 +116,9 @@ the kernel starts a thread or a process ('fork(' on line 8): work outside the ca
 		skip "root without a pids cgroup to make: nothing would hold a fork bomb here"
 	fi
 	export KS_BENCH_PROCS=64
+	run -0 judge fork_hidden
+	assert_output --partial "the kernel imports 'fork'"
+	allow fork
 	run -0 judge fork_hidden
 	assert_line --index 0 crashed
 	# no process of it left anywhere: no cgroup of kernel-scientist holds a
@@ -151,6 +167,9 @@ the kernel includes a vendor library's header ('#include <cblas.h>' on line 2): 
 @test "secrets: the harness runs without the API keys of the environment" {
 	export OPENAI_API_KEY=sk-secret KS_LLM_API_KEY=sk-secret
 	run -0 judge secrets
+	assert_output --partial "the kernel imports 'getenv'"
+	allow getenv
+	run -0 judge secrets
 	assert_line --index 0 ok
 }
 
@@ -163,12 +182,18 @@ open("port","w").write(str(s.getsockname()[1])); time.sleep(60)' &
 	for _ in $(seq 50); do [ -s port ] && break; sleep 0.1; done
 	sed "s/PORT/$(cat port)/" "$ADV/network.c" >network.c
 	ADV=$PWD run -0 judge network
+	assert_output --partial "the kernel imports 'close'"
+	allow close connect socket
+	ADV=$PWD run -0 judge network
 	kill $server
 	assert_line --index 0 ok
 }
 
 @test "escape: with bubblewrap the harness cannot write outside its own directory" {
 	command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null || skip "bubblewrap does not run here: KS_SANDBOX=basic keeps only the working directory private"
+	run -0 judge escape
+	assert_output --partial "the kernel imports 'fclose'"
+	allow fclose fopen fwrite
 	run -0 judge escape
 	assert_line --index 0 ok
 	assert_file_not_exists pop/gen-000/c0/escaped
@@ -179,6 +204,9 @@ open("port","w").write(str(s.getsockname()[1])); time.sleep(60)' &
 
 @test "fill_disk: a kernel that writes without end is stopped by the file-size limit" {
 	export KS_BENCH_FILE_MB=4
+	run -0 judge fill_disk
+	assert_output --partial "the kernel imports 'fopen'"
+	allow fopen fwrite
 	run -0 judge fill_disk
 	assert_line --index 0 crashed
 	assert_line --index 1 --partial "File size limit exceeded"

@@ -43,17 +43,22 @@ not_built(const struct build *b, const char *diagnostics, const char *why)
 	return res;
 }
 
-/* The static check's reason to refuse the kernel; NULL when it passes (or could not be read: said). */
+/*
+ * The static check's reason to refuse the kernel; NULL when it passes (or
+ * could not be read: said).  The source as written, then as the compiler
+ * reads it: preprocessed, and the symbols its object imports.
+ */
 static char *
 refusal(const struct build *b)
 {
 	char *src = ks_file_read(b->kernel, NULL), *why;
+	struct ks_compile_job job = { b->target, &b->prob, b->kernel, b->runner, b->log };
 
 	if (!src)
 		return NULL;
 	why = ks_static_check(src, cJSON_GetObjectItemCaseSensitive(b->prob.json, "forbidden"));
 	free(src);
-	return why;
+	return why ? why : ks_compile_refusal(&job);
 }
 
 /* The kernel's build record; NULL when the compiler could not be run (said). */

@@ -340,6 +340,8 @@ struct ks_target {
 	const char *const *libs;
 	const char *device;         /* what ks-bench needs: "cpu", "nvidia", "amd" */
 	enum ks_resource_report resources;
+	const char *const *imports; /* the symbols a kernel's object may import (nm -u), exactly */
+	int host_asm;               /* inline assembly may appear (device code has it); 0: refused */
 };
 const struct ks_target *ks_target_find(const char *name);   /* NULL with a message */
 const char *ks_target_names(void);
@@ -394,6 +396,12 @@ struct ks_compile_job {
 	const char *log;         /* the compiler's output */
 };
 /*
+ * The static check on what the compiler reads: the kernel preprocessed
+ * (cc -E, nvcc -E, hipcc -E), and the symbols its object imports (nm -u)
+ * against the target's list.  The reason to refuse it, or NULL.
+ */
+char *ks_compile_refusal(const struct ks_compile_job *j);
+/*
  * Runs the target's compiler (sandboxed: the source is untrusted) and
  * adds to rec the fields of a build record: ok, target, compiler,
  * command, seconds, diagnostics, resources, kernel_sha256 and
@@ -417,6 +425,8 @@ double ks_bound_us(const struct ks_problem *p, const char *target, const cJSON *
  * problem's own "forbidden" rules); the reason, or NULL when none.
  */
 char *ks_static_check(const char *src, const cJSON *forbidden);
+/* The same rules on a kernel's preprocessed lines (no #include left); no_asm: inline assembly refused too. */
+char *ks_static_check_expanded(const char *text, const cJSON *forbidden, int no_asm);
 /* 1 when name appears in code as an identifier followed by '(' (a definition or a call). */
 int ks_code_defines(const char *code, const char *name);
 /* name defined with its body: name(...) { */

@@ -53,24 +53,36 @@ add_defaults(char ***argv, size_t *n, const struct ks_problem *p)
 	free(benches);
 }
 
+/* The compiler and its options for the target and problem, before any source. */
+static char **
+options_argv(const struct ks_compile_job *j, size_t *n)
+{
+	char *kdir = ks_kernels_dir(), **argv = NULL, *arch = ks_target_arch_flag(j->target);
+
+	*n = 0;
+	ks_argv_add(&argv, n, ks_estrdup(ks_target_compiler(j->target)));
+	for (const char *const *f = j->target->flags; *f; f++)
+		ks_argv_add(&argv, n, ks_estrdup(*f));
+	if (arch)
+		ks_argv_add(&argv, n, arch);
+	for (const char *const *i = j->target->includes; *i; i++)
+		ks_argv_add(&argv, n, ks_easprintf("-I%s/common/%s", kdir, *i));
+	ks_argv_add(&argv, n, ks_easprintf("-I%s/common", kdir));
+	ks_argv_add(&argv, n, ks_easprintf("-I%s", j->prob->dir));
+	add_defaults(&argv, n, j->prob);
+	free(kdir);
+	return argv;
+}
+
 /* The compiler's command line: flags of the target, then the sources. */
 static char **
 compile_argv(const struct ks_compile_job *j)
 {
-	char *kdir = ks_kernels_dir(), **argv = NULL, *arch = ks_target_arch_flag(j->target);
+	char *kdir = ks_kernels_dir(), **argv;
 	const cJSON *src;
-	size_t n = 0;
+	size_t n;
 
-	ks_argv_add(&argv, &n, ks_estrdup(ks_target_compiler(j->target)));
-	for (const char *const *f = j->target->flags; *f; f++)
-		ks_argv_add(&argv, &n, ks_estrdup(*f));
-	if (arch)
-		ks_argv_add(&argv, &n, arch);
-	for (const char *const *i = j->target->includes; *i; i++)
-		ks_argv_add(&argv, &n, ks_easprintf("-I%s/common/%s", kdir, *i));
-	ks_argv_add(&argv, &n, ks_easprintf("-I%s/common", kdir));
-	ks_argv_add(&argv, &n, ks_easprintf("-I%s", j->prob->dir));
-	add_defaults(&argv, &n, j->prob);
+	argv = options_argv(j, &n);
 	for (const char *const *c = j->target->common; *c; c++)
 		ks_argv_add(&argv, &n, ks_easprintf("%s/common/%s", kdir, *c));
 	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(j->prob->json, "harness_sources"))
@@ -231,4 +243,219 @@ out:
 	free(ksum);
 	free(hsum);
 	return ok;
+}
+
+/*
+ * What the compiler reads of the kernel: its preprocessed text, each line
+ * of the kernel's own file at its line number (line markers say whose a
+ * line is), so that token pasting and macros hide nothing from the
+ * static check.  NULL when the preprocessor failed (the build will say why).
+ */
+static char *
+expanded(const struct ks_compile_job *j, const char *dir)
+{
+	size_t n;
+	char **argv = options_argv(j, &n), *out = ks_easprintf("%s/expanded", dir), *text;
+	struct ks_proc_opts o = { 0 };
+	struct ks_proc_result r;
+	struct ks_buf b = { 0 };
+	int mine = 1;
+
+	ks_argv_add(&argv, &n, ks_estrdup("-E"));
+	ks_argv_add(&argv, &n, ks_estrdup(j->kernel));
+	o.out_path = out;
+	o.timeout_s = build_limit_s(j->prob);
+	o.sandbox = 1;
+	o.fsize_mb = 1024;
+	text = ks_proc_run(argv, &o, &r) == 0 && r.exited && r.status == 0 ? ks_file_read(out, NULL) : NULL;
+	ks_argv_free(argv);
+	free(out);
+	if (!text)
+		return NULL;
+	/* each of the kernel's lines in its place: markers may set the number back */
+	char **at = NULL;
+	long cur = 1, max = 0;
+	for (char *line = text, *next; *line; line = next) {
+		long num;
+		char file[4096];
+
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		/* # 12 "kernel.cu" 2, or #line 12 "kernel.cu" */
+		if ((sscanf(line, "# %ld \"%4095[^\"]\"", &num, file) == 2 ||
+		    sscanf(line, "#line %ld \"%4095[^\"]\"", &num, file) == 2)) {
+			mine = strcmp(file, j->kernel) == 0;
+			cur = num > 0 && num < 10000000 ? num : 1;
+			continue;
+		}
+		if (mine && *line) {
+			if (cur > max) {
+				at = ks_erealloc(at, (size_t)(cur + 1) * sizeof *at);
+				for (long k = max + 1; k <= cur; k++)
+					at[k] = NULL;
+				max = cur;
+			}
+			char *joined = ks_easprintf("%s%s%s", at[cur] ? at[cur] : "", at[cur] ? " " : "", line);
+
+			free(at[cur]);
+			at[cur] = joined;
+		}
+		cur++;
+	}
+	ks_buf_add(&b, "", 0);
+	for (long k = 1; k <= max; k++) {
+		ks_buf_printf(&b, "%s\n", at[k] ? at[k] : "");
+		free(at[k]);
+	}
+	free(at);
+	free(text);
+	return b.s;
+}
+
+/* 1 when name is allowed: the target's imports or the problem's "allowed_symbols". */
+static int
+import_allowed(const struct ks_compile_job *j, const char *name)
+{
+	const cJSON *a;
+
+	for (const char *const *i = j->target->imports; *i; i++)
+		if (strcmp(*i, name) == 0)
+			return 1;
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(j->prob->json, "allowed_symbols"))
+		if (cJSON_IsString(a) && strcmp(a->valuestring, name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The symbols the kernel's object imports (nm -u), each against the
+ * target's list: a name the text hides (a macro, token pasting, a call
+ * through a name built at run time still needs the symbol) shows here.
+ * NULL when all are allowed or the object could not be made (the build
+ * says why).
+ */
+static char *
+imports_refusal(const struct ks_compile_job *j, const char *dir)
+{
+	size_t n;
+	char **argv = options_argv(j, &n), *obj = ks_easprintf("%s/kernel.o", dir), *why = NULL, *syms = NULL;
+	struct ks_proc_opts o = { 0 };
+	struct ks_proc_result r;
+
+	ks_argv_add(&argv, &n, ks_estrdup("-c"));
+	ks_argv_add(&argv, &n, ks_estrdup(j->kernel));
+	ks_argv_add(&argv, &n, ks_estrdup("-o"));
+	ks_argv_add(&argv, &n, ks_estrdup(obj));
+	o.timeout_s = build_limit_s(j->prob);
+	o.sandbox = 1;
+	o.fsize_mb = 4096;
+	if (ks_proc_run(argv, &o, &r) == 0 && r.exited && r.status == 0) {
+		char *nm[] = { "nm", "-u", obj, NULL };
+
+		syms = ks_proc_capture(nm, 60);
+	}
+	for (char *line = syms, *save = NULL, *tok; syms && !why && (tok = strtok_r(line, "\n", &save)); line = NULL) {
+		char *name = strrchr(tok, ' ');
+
+		name = name ? name + 1 : tok;
+		name[strcspn(name, "@")] = '\0';	/* a versioned name: its base */
+		if (*name && !import_allowed(j, name))
+			why = ks_easprintf("imports '%s', which a kernel for target %s may not use (it is no compute: "
+			    "files, threads, clocks, streams, code loading or patching); a problem that needs it lists "
+			    "it in problem.json \"allowed_symbols\"", name, j->target->name);
+	}
+	ks_argv_free(argv);
+	free(syms);
+	free(obj);
+	return why;
+}
+
+static int
+ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Replaces each whole identifier word of text that is in words (a list of " name ") by spaces. */
+static void
+blank_words(char *text, const char *words)
+{
+	for (char *p = text; *p; ) {
+		size_t n;
+
+		if (!ident_char(*p) || (p > text && ident_char(p[-1]))) {
+			p++;
+			continue;
+		}
+		for (n = 0; ident_char(p[n]); n++)
+			;
+		char *w = ks_easprintf(" %.*s ", (int)n, p);
+		if (strstr(words, w))
+			memset(p, ' ', n);
+		free(w);
+		p += n;
+	}
+}
+
+/*
+ * The ks_ names that the target's own include folders (the HIP-on-CUDA
+ * shims) put into a kernel's expansion, so that the static check does not
+ * take the shims' names for the kernel's: each name found in those files,
+ * exactly.  A kernel that pastes such a name gains nothing: they are error
+ * markers, not the harness's functions.
+ */
+static void
+blank_shim_names(const struct ks_compile_job *j, char *text)
+{
+	char *kdir = ks_kernels_dir();
+	struct ks_buf words = { 0 };
+
+	ks_buf_add(&words, " ", 1);
+	for (const char *const *i = j->target->includes; *i; i++) {
+		char *dir = ks_easprintf("%s/common/%s", kdir, *i);
+		char *cmd[] = { "grep", "-rhoE", "\\bks_[A-Za-z0-9_]+", dir, NULL };
+		char *found = ks_proc_capture(cmd, 30);
+
+		for (char *save = NULL, *w = found ? strtok_r(found, "\n", &save) : NULL; w; w = strtok_r(NULL, "\n", &save))
+			ks_buf_printf(&words, "%s ", w);
+		free(found);
+		free(dir);
+	}
+	if (words.len > 1)
+		blank_words(text, words.s);
+	ks_buf_free(&words);
+	free(kdir);
+}
+
+char *
+ks_compile_refusal(const struct ks_compile_job *j)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = ks_easprintf("%s/ks-check.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp"), *text, *why = NULL;
+	const cJSON *forbidden = cJSON_GetObjectItemCaseSensitive(j->prob->json, "forbidden");
+	const char *cc = ks_target_compiler(j->target);
+	char *found = strchr(cc, '/') ? (access(cc, X_OK) == 0 ? ks_estrdup(cc) : NULL) : ks_find_in_path(cc);
+
+	/* no compiler: the build itself says so, once */
+	if (!found) {
+		free(dir);
+		return NULL;
+	}
+	free(found);
+	if (!mkdtemp(dir)) {
+		ks_warn("cannot make a temporary directory '%s'", dir);
+		free(dir);
+		return NULL;
+	}
+	if ((text = expanded(j, dir))) {
+		blank_shim_names(j, text);
+		why = ks_static_check_expanded(text, forbidden, !j->target->host_asm);
+		free(text);
+	}
+	if (!why)
+		why = imports_refusal(j, dir);
+	ks_remove_tree(dir);
+	free(dir);
+	return why;
 }

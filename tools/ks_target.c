@@ -37,17 +37,76 @@ static const char *const hip_amd_flags[] = {
 };
 static const char *const hip_common[] = { "ks_harness.hip", "ks_gpu.hip", NULL };
 
+/*
+ * What a kernel's object may import, by exact name (nm -u): the C
+ * library's memory and string functions, allocation and the math library,
+ * printing, OpenMP's parallel regions, and the compiler's own support.
+ * Not: files (fopen), threads and processes, clocks (omp_get_wtime,
+ * events), loading or patching code (dlsym, mprotect), the environment.
+ * A problem allows more in problem.json "allowed_symbols".
+ */
+#define LIBC_IMPORTS \
+	"memcpy", "memmove", "memset", "memcmp", "strlen", "__memcpy_chk", "__memset_chk", "__memmove_chk", \
+	"malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign", \
+	"printf", "puts", "putchar", "fprintf", "fputs", "fflush", "stderr", "stdout", "__printf_chk", \
+	"__fprintf_chk", "abort", "__assert_fail", "__stack_chk_fail", "_GLOBAL_OFFSET_TABLE_"
+#define LIBM_IMPORTS \
+	"sqrt", "sqrtf", "cbrt", "cbrtf", "exp", "expf", "exp2", "exp2f", "expm1", "expm1f", "log", "logf", \
+	"log2", "log2f", "log10", "log10f", "log1p", "log1pf", "pow", "powf", "fabs", "fabsf", "fmax", "fmaxf", \
+	"fmin", "fminf", "fma", "fmaf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "lround", \
+	"lroundf", "rint", "rintf", "lrint", "lrintf", "nearbyint", "nearbyintf", "trunc", "truncf", "fmod", \
+	"fmodf", "ldexp", "ldexpf", "frexp", "frexpf", "copysign", "copysignf", "hypot", "hypotf", "sin", "sinf", \
+	"cos", "cosf", "tan", "tanf", "asin", "asinf", "acos", "acosf", "atan", "atanf", "atan2", "atan2f", \
+	"sinh", "sinhf", "cosh", "coshf", "tanh", "tanhf", "erf", "erff", "erfc", "erfcf"
+/* C++ support of a .cu or .hip file's host side */
+#define CXX_IMPORTS \
+	"atexit", "__cxa_atexit", "__dso_handle", "__cxa_guard_acquire", "__cxa_guard_release", \
+	"__cxa_guard_abort", "__gxx_personality_v0", "_Unwind_Resume", "_Znwm", "_Znam", "_ZdlPv", "_ZdlPvm", \
+	"_ZdaPv", "__cxa_pure_virtual"
+static const char *const cpu_imports[] = {
+	LIBC_IMPORTS, LIBM_IMPORTS,
+	"GOMP_parallel", "GOMP_barrier", "GOMP_critical_start", "GOMP_critical_end", "GOMP_critical_name_start",
+	"GOMP_critical_name_end", "GOMP_atomic_start", "GOMP_atomic_end", "GOMP_single_start",
+	"GOMP_loop_nonmonotonic_dynamic_start", "GOMP_loop_nonmonotonic_dynamic_next", "GOMP_loop_dynamic_start",
+	"GOMP_loop_dynamic_next", "GOMP_loop_guided_start", "GOMP_loop_guided_next", "GOMP_loop_end",
+	"GOMP_loop_end_nowait", "GOMP_parallel_loop_dynamic", "GOMP_parallel_loop_guided",
+	"GOMP_parallel_loop_nonmonotonic_dynamic", "GOMP_parallel_loop_nonmonotonic_guided",
+	"omp_get_num_threads", "omp_get_thread_num", "omp_get_max_threads", "omp_get_num_procs",
+	"omp_in_parallel", NULL
+};
+/* CUDA's launch and registration, its error queries, allocation, attributes; not streams, graphs, events, flags */
+static const char *const cuda_imports[] = {
+	LIBC_IMPORTS, LIBM_IMPORTS, CXX_IMPORTS,
+	"__cudaRegisterFatBinary", "__cudaRegisterFatBinaryEnd", "__cudaUnregisterFatBinary",
+	"__cudaRegisterFunction", "__cudaRegisterVar", "__cudaRegisterManagedVar", "__cudaPushCallConfiguration",
+	"__cudaPopCallConfiguration", "__cudaLaunchKernel", "__cudaLaunchKernel_ptsz", "__cudaGetKernel",
+	"__cudaInitModule", "cudaLaunchKernel", "cudaLaunchKernelExC", "cudaGetLastError", "cudaPeekAtLastError",
+	"cudaGetErrorString", "cudaFuncSetAttribute", "cudaFuncGetAttributes",
+	"cudaOccupancyMaxActiveBlocksPerMultiprocessor", "cudaGetDevice", "cudaDeviceGetAttribute",
+	"cudaGetDeviceProperties", "cudaGetDeviceProperties_v2", "cudaMalloc", "cudaFree", "cudaMemset",
+	"cudaMemsetAsync", "cudaMemcpy", "cudaMemcpyAsync", "cudaDeviceSynchronize", NULL
+};
+static const char *const hip_amd_imports[] = {
+	LIBC_IMPORTS, LIBM_IMPORTS, CXX_IMPORTS,
+	"__hipRegisterFatBinary", "__hipUnregisterFatBinary", "__hipRegisterFunction", "__hipRegisterVar",
+	"__hipRegisterManagedVar", "__hipPushCallConfiguration", "__hipPopCallConfiguration", "hipLaunchKernel",
+	"hipGetLastError", "hipPeekAtLastError", "hipGetErrorString", "hipFuncSetAttribute",
+	"hipFuncGetAttributes", "hipOccupancyMaxActiveBlocksPerMultiprocessor", "hipGetDevice",
+	"hipDeviceGetAttribute", "hipGetDeviceProperties", "hipGetDevicePropertiesR0600", "hipMalloc", "hipFree",
+	"hipMemset", "hipMemsetAsync", "hipMemcpy", "hipMemcpyAsync", "hipDeviceSynchronize", NULL
+};
+
 static const struct ks_target targets[] = {
 	{ "cpu", "c", "cc", "KS_CC", cpu_flags, NULL, NULL, cpu_common, no_includes, cpu_libs, "cpu",
-	    KS_RES_NONE },
+	    KS_RES_NONE, cpu_imports, 0 },
 	{ "cuda", "cu", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_common, hip_on_cuda, no_libs,
-	    "nvidia", KS_RES_PTXAS },
+	    "nvidia", KS_RES_PTXAS, cuda_imports, 1 },
 	/* HIP source for NVIDIA: nvcc with the HIP-on-CUDA headers, which Debian's do not do for CUDA 13. */
 	{ "hip-nvidia", "hip", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_common, hip_on_cuda,
-	    no_libs, "nvidia", KS_RES_PTXAS },
+	    no_libs, "nvidia", KS_RES_PTXAS, cuda_imports, 1 },
 	/* MI300X is gfx942; Debian 12's hipcc 5.2 knows gfx940 but not gfx942 (KS_GPU_ARCH=gfx940). */
 	{ "hip-amd", "hip", "hipcc", "KS_HIPCC", hip_amd_flags, "--offload-arch=%s", "gfx942", hip_common,
-	    no_includes, no_libs, "amd", KS_RES_AMDGPU },
+	    no_includes, no_libs, "amd", KS_RES_AMDGPU, hip_amd_imports, 1 },
 };
 
 const struct ks_target *
