@@ -154,6 +154,19 @@ the kernel includes a vendor library's header ('#include <cblas.h>' on line 2): 
 	assert_output "the kernel calls a vendor library ('cblas_sgemm' on line 6): the kernel must do the work itself"
 }
 
+@test "pasted, asm_clock, read_maps: what the source hides, the compiler shows: preprocessed text, inline assembly, imports" {
+	# (before: each passed the static check, which read the source as written)
+	run -0 judge pasted
+	assert_output "rejected
+the kernel uses a name of the harness ('ks_problem' on line 9): the kernel's own names must not start with ks_"
+	run -0 judge asm_clock
+	assert_output "rejected
+the kernel uses inline assembly ('__asm__ __volatile__(' on line 10): a kernel for the CPU must be C"
+	run -0 judge read_maps
+	assert_line --index 0 rejected
+	assert_line --index 1 --partial "the kernel imports 'fclose', which a kernel for target cpu may not use"
+}
+
 @test "a forbidden name in a comment or a string is no offence" {
 	cp "$KS_ROOT/kernels/sgemm/seed.c" k.c
 	mkdir -p pop/gen-000/c0

@@ -12,7 +12,7 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
-@test "the adversarial kernels all compile for hip-nvidia; one builds and passes the static check through ks-build" {
+@test "the adversarial kernels all compile for hip-nvidia; an honest one builds through ks-build" {
 	local pids= k p
 	for k in "$KS_ROOT"/tests/fixtures/adversarial/fp8-mm/*.hip; do
 		nvcc -std=c++17 -O1 -x cu -arch=sm_90a -I"$KS_ROOT/kernels/common/hip-on-cuda" -c "$k" \
@@ -24,10 +24,28 @@ setup() {
 	done
 	ks-init -p fp8-mm -t hip-nvidia -k 5 pop
 	mkdir -p pop/gen-001/c0
-	cp "$KS_ROOT"/tests/fixtures/adversarial/fp8-mm/other_stream.hip pop/gen-001/c0/kernel.hip
+	cp "$KS_ROOT"/tests/fixtures/adversarial/fp8-mm/same_stream.hip pop/gen-001/c0/kernel.hip
 	ks-build pop/gen-001/c0
 	run -0 jf pop/gen-001/c0/build.json .ok
 	assert_output true
+}
+
+@test "hip-nvidia: streams, device flags and names built by token pasting are refused by what the compiler reads" {
+	# (before: other_stream, set_flags and pasted passed the static check)
+	local k want
+	ks-init -p fp8-mm -t hip-nvidia -k 3 pop
+	local -A wants=(
+		[other_stream]="the kernel imports 'cudaStreamCreateWithFlags'"
+		[set_flags]="the kernel imports 'cudaSetDeviceFlags'"
+		[pasted]="the kernel reaches into the process ('mprotect' on line "
+	)
+	for k in other_stream set_flags pasted; do
+		mkdir -p pop/gen-001/c0
+		cp "$KS_ROOT/tests/fixtures/adversarial/fp8-mm/$k.hip" pop/gen-001/c0/kernel.hip
+		ks-build pop/gen-001/c0
+		run -0 jf pop/gen-001/c0/build.json .rejected
+		assert_output --partial "${wants[$k]}"
+	done
 }
 
 @test "on an NVIDIA GPU: every trick is caught, and work on another stream is timed" {

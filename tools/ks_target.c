@@ -48,8 +48,10 @@ static const char *const hip_common[] = { "ks_harness.hip", "ks_gpu.hip", NULL }
 #define LIBC_IMPORTS \
 	"memcpy", "memmove", "memset", "memcmp", "strlen", "__memcpy_chk", "__memset_chk", "__memmove_chk", \
 	"malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign", \
-	"printf", "puts", "putchar", "fprintf", "fputs", "fflush", "stderr", "stdout", "__printf_chk", \
-	"__fprintf_chk", "abort", "__assert_fail", "__stack_chk_fail", "_GLOBAL_OFFSET_TABLE_"
+	"printf", "puts", "putchar", "fprintf", "fputs", "fputc", "putc", "fwrite", "fflush", "stderr", "stdout", \
+	"__printf_chk", \
+	"__fprintf_chk", "abort", "exit", "_exit", "raise", "__assert_fail", "__stack_chk_fail", \
+	"_GLOBAL_OFFSET_TABLE_"
 #define LIBM_IMPORTS \
 	"sqrt", "sqrtf", "cbrt", "cbrtf", "exp", "expf", "exp2", "exp2f", "expm1", "expm1f", "log", "logf", \
 	"log2", "log2f", "log10", "log10f", "log1p", "log1pf", "pow", "powf", "fabs", "fabsf", "fmax", "fmaxf", \

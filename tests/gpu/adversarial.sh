@@ -42,9 +42,21 @@ judge skip_later incorrect "c\[[0-9]+\]\[[0-9]+\] = -?nan"
 judge write_input incorrect "changed its input a_scale"
 judge cache_by_shape incorrect "on fresh inputs"
 judge low_precision incorrect "out of tolerance"
+judge set_flags rejected "imports 'cudaSetDeviceFlags'"
+judge pasted rejected "reaches into the process \('mprotect'"
+judge other_stream rejected "imports 'cudaStreamCreateWithFlags'"
 judge same_stream ok "None"
 same=$last
-judge other_stream ok "None"
+# with streams allowed (problem.json "allowed_symbols"), the work on another stream is timed all the same
+kdir=${TMPDIR:-/tmp}/ks-adversarial-kernels
+rm -rf "$kdir" && mkdir -p "$kdir" && cp -r "$root/kernels/common" "$root/kernels/$problem" "$kdir/"
+python3 - "$kdir/$problem/problem.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["allowed_symbols"] = ["cudaStreamCreateWithFlags", "cudaStreamDestroy"]
+json.dump(p, open(sys.argv[1], "w"), indent=2)
+PY
+KS_KERNELS_DIR=$kdir judge other_stream ok "None"
 # the work on another stream is timed all the same: no shape 10 % faster
 if python3 - "$same/bench.json" "$last/bench.json" <<'PY'
 import json, sys
