@@ -327,9 +327,15 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 			cJSON_ReplaceItemInObjectCaseSensitive(res, "correct", cJSON_CreateTrue());
 			ks_json_set_str(res, "timer", ks_json_str(h, "timer", NULL));
 			/* faster than physics: a timer that missed the work, not a record */
+			const char *moved = ks_json_str(h, "timer_moved", NULL);
+
 			if (faster) {
 				ks_json_set_str(res, "status", "rejected");
 				ks_json_set_str(res, "message", faster);
+			} else if (moved) {
+				/* the timer's calibration or the device's flags moved while the kernel ran */
+				ks_json_set_str(res, "status", "rejected");
+				ks_json_set_str(res, "message", moved);
 			} else {
 				ks_json_set_num(res, "score_us", score);
 				cJSON_AddStringToObject(res, "score_stat", "median");

@@ -41,6 +41,16 @@ extern const struct ks_timer ks_gpu_timer;
 double ks_gpu_time_call(void (*run)(void *), void *state);
 extern char ks_gpu_timer_text[];
 
+/*
+ * ks_gpu_timer's prepare and verify (ks_harness.h), for a problem's own
+ * timer too: the floor is measured and the device's scheduling flags read
+ * before any candidate code runs; after the timing, the flags must be the
+ * same (they are checked after every timed call too) and the floor
+ * measured again must not have moved beyond its noise.
+ */
+void ks_gpu_timer_prepare(void);
+const char *ks_gpu_timer_verify(void);
+
 /* err is a hipError_t or cudaError_t (0 is success); on an error, prints "runner: WHAT: MESSAGE" and exits 1 */
 void ks_gpu_check(int err, const char *what);
 

@@ -31,6 +31,7 @@
  * kernels, as events queued around them would show, but nothing it
  * launches can escape.  The JSON's "timer" text gives the numbers.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,8 @@ static struct {
 	hipEvent_t start, end;
 	double call_s, kernel_s;	/* the empty kernel: a call, its own */
 	double floor_s;			/* subtracted from each time */
+	unsigned flags;			/* the device's flags before any candidate code */
+	char moved[512];		/* why the times cannot stand; "" */
 } T;
 
 /*
@@ -83,6 +86,8 @@ char ks_gpu_timer_text[TEXT_MAX] =
 const struct ks_timer ks_gpu_timer = {
 	ks_gpu_timer_text,	/* description */
 	ks_gpu_time_call,	/* time_call */
+	ks_gpu_timer_prepare,	/* prepare */
+	ks_gpu_timer_verify,	/* verify */
 };
 
 void
@@ -273,8 +278,8 @@ median(double *t, int n)
 }
 
 /* the host's share of a timed call, from calls of an empty kernel */
-static void
-measure_floor(void)
+static double
+measure_floor(double *call_s, double *kernel_s)
 {
 	double call[FLOOR_CALLS], kernel[FLOOR_CALLS];
 	int i;
@@ -288,9 +293,30 @@ measure_floor(void)
 		call[i] = time_raw(run_empty, NULL);
 		kernel[i] = time_empty_queued();
 	}
-	T.call_s = median(call, FLOOR_CALLS);
-	T.kernel_s = median(kernel, FLOOR_CALLS);
-	T.floor_s = T.call_s > T.kernel_s ? T.call_s - T.kernel_s : 0;
+	*call_s = median(call, FLOOR_CALLS);
+	*kernel_s = median(kernel, FLOOR_CALLS);
+	return *call_s > *kernel_s ? *call_s - *kernel_s : 0;
+}
+
+static unsigned
+device_flags(void)
+{
+	unsigned f = 0;
+
+	ks_gpu_check(hipGetDeviceFlags(&f), "hipGetDeviceFlags");
+	return f;
+}
+
+/* The flags must stay as they were before the candidate ran: they move the timer's floor. */
+static void
+check_flags(const char *when)
+{
+	unsigned f = device_flags();
+
+	if (f != T.flags && !T.moved[0])
+		snprintf(T.moved, sizeof(T.moved), "the device's scheduling flags changed %s (0x%x, "
+		    "not 0x%x as before the kernel ran): the host's share subtracted from each time no "
+		    "longer holds", when, f, T.flags);
 }
 
 static void
@@ -332,8 +358,39 @@ timer_setup(void)
 	ks_gpu_check(hipEventCreate(&T.start), "hipEventCreate");
 	ks_gpu_check(hipEventCreate(&T.end), "hipEventCreate");
 	T.ready = 1;
-	measure_floor();
+	T.floor_s = measure_floor(&T.call_s, &T.kernel_s);
+	T.flags = device_flags();
 	describe_timer(l2, sms);
+}
+
+void
+ks_gpu_timer_prepare(void)
+{
+	if (!T.ready)
+		timer_setup();
+}
+
+/*
+ * After the timing: the flags as before, and the floor measured again
+ * within its noise of the first (the larger of 2 us and half of it: the
+ * trick seen moved it from 6.5 to 20.9 us on the H200).
+ */
+const char *
+ks_gpu_timer_verify(void)
+{
+	double call, kernel, again;
+
+	if (!T.ready)
+		return NULL;
+	check_flags("during the run");
+	if (T.moved[0])
+		return T.moved;
+	again = measure_floor(&call, &kernel);
+	if (fabs(again - T.floor_s) > 2e-6 && fabs(again - T.floor_s) > 0.5 * T.floor_s)
+		snprintf(T.moved, sizeof(T.moved), "the timer's floor moved during the run, from %.2f us "
+		    "before the kernel ran to %.2f us after: the times measured against it cannot stand",
+		    T.floor_s * 1e6, again * 1e6);
+	return T.moved[0] ? T.moved : NULL;
 }
 
 double
@@ -344,6 +401,7 @@ ks_gpu_time_call(void (*run)(void *), void *state)
 	if (!T.ready)
 		timer_setup();
 	t = time_raw(run, state) - T.floor_s;
+	check_flags("during a timed call");
 	/* a call as short as the floor is within its noise of zero */
 	return t > 0 ? t : 0;
 }

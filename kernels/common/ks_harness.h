@@ -50,6 +50,15 @@ struct ks_check {
 struct ks_timer {
 	const char *description;	/* the "timer" text of the JSON */
 	double (*time_call)(void (*run)(void *), void *state); /* seconds */
+	/*
+	 * Optional, for a timer with state the candidate could move (a GPU's
+	 * scheduling flags, the host's share of a call it subtracts):
+	 * prepare calibrates before any candidate code runs; verify, after
+	 * the timing, says why the times cannot stand (the calibration moved,
+	 * the state changed), or NULL.  ks_gpu.h gives both.
+	 */
+	void (*prepare)(void);
+	const char *(*verify)(void);
 };
 
 /*

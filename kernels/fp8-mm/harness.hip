@@ -390,6 +390,8 @@ ks_fp8mm_describe(const int *dims, size_t index, char *buf, size_t n)
 static const struct ks_timer ks_fp8mm_timer = {
 	ks_gpu_timer_text,	/* description */
 	ks_fp8mm_time_call,	/* time_call */
+	ks_gpu_timer_prepare,	/* prepare */
+	ks_gpu_timer_verify,	/* verify */
 };
 
 extern "C" const struct ks_problem ks_problem = {

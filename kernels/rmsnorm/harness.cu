@@ -205,6 +205,8 @@ ks_rmsnorm_describe(const int *dims, size_t index, char *buf, size_t n)
 static const struct ks_timer ks_rmsnorm_timer = {
 	ks_gpu_timer_text,	/* description */
 	ks_rmsnorm_time_call,	/* time_call */
+	ks_gpu_timer_prepare,	/* prepare */
+	ks_gpu_timer_verify,	/* verify */
 };
 
 const struct ks_problem ks_problem = {

@@ -47,16 +47,19 @@ judge pasted rejected "reaches into the process \('mprotect'"
 judge other_stream rejected "imports 'cudaStreamCreateWithFlags'"
 judge same_stream ok "None"
 same=$last
-# with streams allowed (problem.json "allowed_symbols"), the work on another stream is timed all the same
+# with streams and device flags allowed (problem.json "allowed_symbols"), the defences behind the import check
 kdir=${TMPDIR:-/tmp}/ks-adversarial-kernels
 rm -rf "$kdir" && mkdir -p "$kdir" && cp -r "$root/kernels/common" "$root/kernels/$problem" "$kdir/"
 python3 - "$kdir/$problem/problem.json" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))
-p["allowed_symbols"] = ["cudaStreamCreateWithFlags", "cudaStreamDestroy"]
+p["allowed_symbols"] = ["cudaStreamCreateWithFlags", "cudaStreamDestroy", "cudaSetDeviceFlags"]
 json.dump(p, open(sys.argv[1], "w"), indent=2)
 PY
-KS_KERNELS_DIR=$kdir judge other_stream ok "None"
+# with device flags allowed, the timer's own check stops the trick: the flags are read after every call
+export KS_KERNELS_DIR=$kdir
+judge set_flags rejected "scheduling flags changed"
+judge other_stream ok "None"
 # the work on another stream is timed all the same: no shape 10 % faster
 if python3 - "$same/bench.json" "$last/bench.json" <<'PY'
 import json, sys

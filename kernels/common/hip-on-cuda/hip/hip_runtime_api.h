@@ -52,6 +52,7 @@ typedef enum cudaFuncAttribute	hipFuncAttribute;
 #define hipDeviceSynchronize		cudaDeviceSynchronize
 #define hipDeviceReset			cudaDeviceReset
 #define hipSetDeviceFlags		cudaSetDeviceFlags
+#define hipGetDeviceFlags		cudaGetDeviceFlags
 #define hipDeviceScheduleAuto		cudaDeviceScheduleAuto
 #define hipDeviceScheduleSpin		cudaDeviceScheduleSpin
 #define hipDeviceScheduleYield		cudaDeviceScheduleYield
