@@ -47,10 +47,30 @@ allow() {
 	assert_line --index 1 --regexp "^shape [0-9x]+: every one of the [0-9]+ output elements is 0, but the reference's differ: a constant output$"
 }
 
-@test "cache_by_shape: an output kept from an earlier call fails on fresh inputs" {
+@test "cache_by_shape: an output kept from an earlier call fails: timed calls and the fresh call have inputs of their own" {
 	run -0 judge cache_by_shape
 	assert_line --index 0 incorrect
-	assert_line --index 1 --regexp "^bench shape [0-9x]+ after [0-9]+ timed runs, on fresh inputs: C\[[0-9]+\]\[[0-9]+\] = "
+	assert_line --index 1 --regexp "^bench shape [0-9x]+ (on timed run [0-9]+|after [0-9]+ timed runs, on fresh inputs): C\[[0-9]+\]\[[0-9]+\] = "
+}
+
+@test "memo_by_content: no timed call sees inputs seen before, so a memo by content gains nothing" {
+	# (before: timed calls reused their inputs and the memo made the kernel look instant)
+	export KS_TIME_CAP_S=0.3 KS_MIN_RUNS=5
+	run -0 judge memo_by_content
+	assert_line --index 0 ok
+	local memo seed
+	memo=$(jget pop/gen-000/c0/bench.json .score_us)
+	cp "$KS_ROOT/kernels/sgemm/seed.c" seed.c
+	ADV=$PWD run -0 judge seed
+	seed=$(jget pop/gen-000/c0/bench.json .score_us)
+	# it computes five times over on every call: far slower than the seed, not far faster
+	awk -v m="$memo" -v s="$seed" 'BEGIN { exit !(m > 1.5 * s) }' || fail "memo_by_content scored $memo us against the seed's $seed us"
+}
+
+@test "cache_by_pointer: an output kept by its buffer's pointer fails on the first shape, new inputs in the same buffers" {
+	run -0 judge cache_by_pointer
+	assert_line --index 0 incorrect
+	assert_line --index 1 --regexp "^bench shape 256x256x256 (on timed run [0-9]+|after [0-9]+ timed runs, on fresh inputs): C\[[0-9]+\]\[[0-9]+\] = "
 }
 
 @test "skip_calls: work done on every other call only is caught by a spot check of a timed call" {

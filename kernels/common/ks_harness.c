@@ -28,6 +28,7 @@
 #define WARMUP_S	0.05	/* and at least this long */
 #define MAX_RUNS	1000000L
 #define FRESH_STREAM	0x66726573ULL	/* "fres": the seed stream of fresh inputs */
+#define CALL_STREAM	0x63616c6c00000000ULL	/* "call": the inputs of timed call n */
 #define SPOT_STREAM	0x73706f74ULL	/* "spot": which timed calls are checked */
 #define SPOT_ONE_IN	4		/* a timed call is checked with chance 1/4 */
 #define TARGET_RSE	0.005	/* stop once stderr/mean is under this */
@@ -748,23 +749,30 @@ summarize(struct bench_rec *rec, double *t, long n)
  * Returns the number of samples left in *tp.
  */
 static long
-time_runs(struct opts *o, void *st, double **tp, struct ks_check *spot,
-    long *spot_run)
+time_runs(struct opts *o, const struct shape *sh, void *st, double **tp,
+    struct ks_check *spot, long *spot_run)
 {
 	const struct ks_timer *tm = P->timer ? P->timer : &ks_host_timer;
 	double *t = NULL, *nt, dt, t0, mean = 0, m2 = 0, d;
 	long n = 0, cap = 0;
+	int checked;
 
 	*spot_run = 0;
 	t0 = ks_now();
 	while (n < MAX_RUNS && (n == 0 || ks_now() - t0 < o->time_cap)) {
-		dt = tm->time_call(P->run, st);
 		/*
-		 * Outside the timed region, a call picked at random is
-		 * checked: a kernel that skips its work on some calls (and
-		 * does it on others, or on the last) is caught here.
+		 * A call picked at random is checked, outside the timed
+		 * region: a kernel that skips its work on some calls (and
+		 * does it on others, or on the last) is caught here.  With
+		 * the problem's refill, every call gets inputs of its own
+		 * (the reference only for a call to check): a result kept
+		 * from inputs seen before is worth nothing.
 		 */
-		if (ks_rand_next(&o->rng) % SPOT_ONE_IN == 0) {
+		checked = ks_rand_next(&o->rng) % SPOT_ONE_IN == 0;
+		if (P->refill)
+			P->refill(st, ks_seed_derive(sh->seed, CALL_STREAM + (uint64_t)n) & SEED_MASK, checked);
+		dt = tm->time_call(P->run, st);
+		if (checked) {
 			P->check(st, o->rtol, o->atol, spot);
 			if (!spot->ok) {
 				*spot_run = n + 1;
@@ -798,12 +806,18 @@ time_runs(struct opts *o, void *st, double **tp, struct ks_check *spot,
  * well repeat) and returns it without computing fails here.
  */
 static void
-fresh_check(const struct opts *o, const struct shape *sh, struct ks_check *c)
+fresh_check(const struct opts *o, const struct shape *sh, void *st, struct ks_check *c)
 {
 	struct shape fresh = *sh;
-	void *st;
 
 	fresh.seed = ks_seed_derive(sh->seed, FRESH_STREAM) & SEED_MASK;
+	/* in the same buffers: a kernel that keys a kept output by its pointers fails too */
+	if (P->refill) {
+		P->refill(st, fresh.seed, 1);
+		P->run(st);
+		P->check(st, o->rtol, o->atol, c);
+		return;
+	}
 	st = setup_shape(&fresh);
 	P->run(st);
 	P->check(st, o->rtol, o->atol, c);
@@ -839,7 +853,7 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 	    calls++)
 		tm->time_call(P->run, st);
 
-	n = time_runs(o, st, &t, &c, &spot_run);
+	n = time_runs(o, sh, st, &t, &c, &spot_run);
 	if (spot_run) {
 		snprintf(what + len, sizeof(what) - len, " on timed run %ld",
 		    spot_run);
@@ -849,13 +863,19 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 		return 0;
 	}
 
-	/* a kernel may go wrong only when called again and again */
-	P->check(st, o->rtol, o->atol, &c);
-	P->teardown(st);
-	if (c.ok) {
+	/*
+	 * A kernel may go wrong only when called again and again: the last
+	 * call is checked (with the problem's refill, the last call's
+	 * inputs were its own, without a reference: its output is not
+	 * checked, and the fresh call below takes its place).
+	 */
+	if (!P->refill)
+		P->check(st, o->rtol, o->atol, &c);
+	if (c.ok || P->refill) {
 		fresh = 1;
-		fresh_check(o, sh, &c);
+		fresh_check(o, sh, st, &c);
 	}
+	P->teardown(st);
 	if (!c.ok) {
 		snprintf(what + len, sizeof(what) - len,
 		    " after %ld timed runs%s", n, fresh ? ", on fresh inputs" : "");

@@ -87,6 +87,16 @@ struct ks_problem {
 	void (*describe)(const int *dims, size_t index, char *buf,
 	    size_t n);
 	const struct ks_timer *timer;	/* optional: NULL is ks_host_timer */
+	/*
+	 * optional, and what a problem should give: new inputs from seed in
+	 * the same buffers (so that no timed call sees inputs it has seen
+	 * before, and a kernel that keys a kept output by its pointers or
+	 * by the shape returns a stale one), the output reset to garbage,
+	 * and the reference of the new inputs when reference is not 0 (a
+	 * call that will be checked).  Without it, every timed call sees
+	 * the same inputs and the fresh-input check allocates new ones.
+	 */
+	void (*refill)(void *state, uint64_t seed, int reference);
 };
 
 extern const struct ks_problem ks_problem;	/* each problem defines it */

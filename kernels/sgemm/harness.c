@@ -90,6 +90,29 @@ ks_sgemm_guards_changed(const struct ks_sgemm *s)
 	return NULL;
 }
 
+/* A and B from seed, their copies, the reference when asked, C poisoned */
+static void
+ks_sgemm_inputs(struct ks_sgemm *s, uint64_t seed, int reference)
+{
+	ks_fill_uniform_f32(s->A, (size_t)s->M * s->K,
+	    ks_seed_derive(seed, 0), -1, 1);
+	ks_fill_uniform_f32(s->B, (size_t)s->K * s->N,
+	    ks_seed_derive(seed, 1), -1, 1);
+	memcpy(s->A0, s->A, (size_t)s->M * s->K * sizeof(float));
+	memcpy(s->B0, s->B, (size_t)s->K * s->N * sizeof(float));
+	/* from the copies: a kernel writing into A or B cannot change it */
+	if (reference)
+		sgemm_reference(s->M, s->N, s->K, s->A0, s->B0, s->ref);
+	ks_sgemm_poison(s);
+}
+
+/* new inputs in the same buffers, for every timed call (ks_harness.h) */
+static void
+ks_sgemm_refill(void *state, uint64_t seed, int reference)
+{
+	ks_sgemm_inputs(state, seed, reference);
+}
+
 static void *
 ks_sgemm_setup(const int *dims, uint64_t seed)
 {
@@ -111,15 +134,7 @@ ks_sgemm_setup(const int *dims, uint64_t seed)
 		ks_sgemm_teardown(s);
 		return NULL;
 	}
-	ks_fill_uniform_f32(s->A, (size_t)s->M * s->K,
-	    ks_seed_derive(seed, 0), -1, 1);
-	ks_fill_uniform_f32(s->B, (size_t)s->K * s->N,
-	    ks_seed_derive(seed, 1), -1, 1);
-	memcpy(s->A0, s->A, (size_t)s->M * s->K * sizeof(float));
-	memcpy(s->B0, s->B, (size_t)s->K * s->N * sizeof(float));
-	/* from the copies: a kernel writing into A or B cannot change it */
-	sgemm_reference(s->M, s->N, s->K, s->A0, s->B0, s->ref);
-	ks_sgemm_poison(s);
+	ks_sgemm_inputs(s, seed, 1);
 	return s;
 }
 
@@ -164,8 +179,8 @@ ks_sgemm_time_call(void (*run)(void *), void *state)
 }
 
 static const struct ks_timer ks_sgemm_timer = {
-	.description = "host CLOCK_MONOTONIC around each call, C reset to "
-	    "NaN before each outside the timed region; time_us = median of the "
+	.description = "host CLOCK_MONOTONIC around each call, new A and B and "
+	    "C reset to NaN before each outside the timed region; time_us = median of the "
 	    "timed runs after warm-up, repeated until the standard error of "
 	    "the mean is under 0.5% of the mean or the time cap",
 	.time_call = ks_sgemm_time_call,
@@ -189,4 +204,5 @@ const struct ks_problem ks_problem = {
 	.teardown = ks_sgemm_teardown,
 	.describe = ks_sgemm_describe,
 	.timer = &ks_sgemm_timer,
+	.refill = ks_sgemm_refill,
 };
