@@ -22,6 +22,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef __linux__
+#include <malloc.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#endif
+
 #include "ks_harness.h"
 
 #define WARMUP_CALLS	2	/* at least this many calls before timing */
@@ -97,6 +107,12 @@ struct bench_rec {
 };
 
 #define TM (P->timer ? P->timer : &ks_host_timer)
+
+/* the GPU timer's setup (ks_gpu.h), present in a GPU problem's runner only */
+#ifdef __cplusplus
+extern "C"
+#endif
+void ks_gpu_timer_prepare(void) __attribute__((weak));
 
 struct report {
 	const char *timer_moved;	/* why the timer cannot be trusted; NULL */
@@ -1031,6 +1047,74 @@ check_dims(void)
 		    KS_DEFAULT_DIMS, mine);
 }
 
+#if defined(__linux__) && defined(__x86_64__)
+#define DENY(nr)	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), \
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM)
+
+/*
+ * What the candidate's code may not do, enforced by the kernel of the
+ * operating system from here on (a seccomp filter; no library needed):
+ * make memory writable or executable again (mprotect but to PROT_NONE,
+ * which thread stacks' guard pages use; pkey_mprotect), open any file
+ * (so /proc/self/maps and /proc/self/mem too), read or write another
+ * process's memory, trace, exec, or reach for io_uring.  The harness
+ * has opened all it needs and the GPU runtime is up (its timer was
+ * prepared): checked on the H200, launches, allocations, copies and
+ * events go on under it.  One malloc arena, so that threads' allocations
+ * need no mprotect either.
+ */
+static void
+lock_down(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		/* the x32 numbers of the same calls */
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		DENY(__NR_open), DENY(__NR_openat), DENY(__NR_open_by_handle_at),
+#ifdef __NR_openat2
+		DENY(__NR_openat2),
+#endif
+		DENY(__NR_ptrace), DENY(__NR_process_vm_readv), DENY(__NR_process_vm_writev),
+		DENY(__NR_pkey_mprotect), DENY(__NR_execve), DENY(__NR_execveat),
+		DENY(__NR_io_uring_setup),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mprotect, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0 /* PROT_NONE */, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { (unsigned short)(sizeof(f) / sizeof(f[0])), f };
+	int spin = 0;
+
+	mallopt(M_ARENA_MAX, 1);
+	/*
+	 * Threads' stacks are made with mprotect: OpenMP's team (one thread
+	 * a CPU, which a kernel's parallel regions reuse) is started now.
+	 */
+#ifdef _OPENMP
+#pragma omp parallel
+	{
+#pragma omp atomic
+		spin++;
+	}
+#endif
+	(void)spin;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+		fprintf(stderr, "runner: no seccomp filter here (%s): the candidate may "
+		    "still change the protection of memory and open files\n", strerror(errno));
+}
+#else
+static void
+lock_down(void)
+{
+}
+#endif
+
 int
 main(int argc, char **argv)
 {
@@ -1048,9 +1132,17 @@ main(int argc, char **argv)
 	r.salt = o.salt;
 	r.tests = (struct test_rec *)xcalloc(o.ntests, sizeof(*r.tests));
 	r.benches = (struct bench_rec *)xcalloc(o.nbenches, sizeof(*r.benches));
-	/* the timer calibrated before any code of the candidate runs */
+	/*
+	 * The timer calibrated before any code of the candidate runs; in a
+	 * runner with the GPU timer, the GPU runtime brought up now in any
+	 * case (the filter below would keep it from opening its devices).
+	 */
 	if (TM->prepare)
 		TM->prepare();
+	else if (ks_gpu_timer_prepare)
+		ks_gpu_timer_prepare();
+	/* and from here on, what the candidate's code may not do is the kernel's to refuse */
+	lock_down();
 	for (i = 0; r.correct && i < o.ntests; i++)
 		r.correct = do_test(&o, &o.tests[i], &r);
 	for (i = 0; r.correct && i < o.nbenches; i++)
