@@ -30,16 +30,17 @@ setup() {
 	assert_output true
 }
 
-@test "hip-nvidia: streams, device flags and names built by token pasting are refused by what the compiler reads" {
-	# (before: other_stream, set_flags and pasted passed the static check)
+@test "hip-nvidia: streams, device flags, names built by token pasting and host inline assembly are refused by what the compiler reads" {
+	# (before: other_stream, set_flags, pasted and host_clock passed the static check)
 	local k want
 	ks-init -p fp8-mm -t hip-nvidia -k 3 pop
 	local -A wants=(
 		[other_stream]="the kernel imports 'cudaStreamCreateWithFlags'"
 		[set_flags]="the kernel imports 'cudaSetDeviceFlags'"
 		[pasted]="the kernel reaches into the process ('mprotect' on line "
+		[host_clock]="the kernel executes 'rdtsc' in its host code"
 	)
-	for k in other_stream set_flags pasted; do
+	for k in other_stream set_flags pasted host_clock; do
 		mkdir -p pop/gen-001/c0
 		cp "$KS_ROOT/tests/fixtures/adversarial/fp8-mm/$k.hip" pop/gen-001/c0/kernel.hip
 		ks-build pop/gen-001/c0

@@ -329,6 +329,35 @@ import_allowed(const struct ks_compile_job *j, const char *name)
 }
 
 /*
+ * Host instructions that read a clock or enter the operating system
+ * without a call a name shows (inline assembly, a builtin): looked for in
+ * the object's host code, disassembled (objdump -d).  A GPU kernel's device
+ * code is not host code, and keeps its own inline assembly.
+ */
+static char *
+host_instructions_refusal(const char *obj)
+{
+	static const char *const banned[] = { "rdtsc", "rdtscp", "rdpmc", "syscall", "sysenter", "int", NULL };
+	char *argv[] = { "objdump", "-d", "--no-show-raw-insn", (char *)obj, NULL };
+	char *text = ks_proc_capture(argv, 60), *why = NULL;
+
+	for (char *line = text, *save = NULL, *l; text && !why && (l = strtok_r(line, "\n", &save)); line = NULL) {
+		char *tab = strchr(l, '\t'), mnem[32];
+
+		/* "  10c:\trdtsc", "  11e:\tint    $0x80" */
+		if (!tab || sscanf(tab + 1, "%31s", mnem) != 1)
+			continue;
+		for (const char *const *b = banned; *b && !why; b++)
+			if (strcmp(mnem, *b) == 0 && (strcmp(*b, "int") != 0 || strstr(tab, "$0x80")))
+				why = ks_easprintf("executes '%s' in its host code: a clock or a system call that no name shows "
+				    "(inline assembly or a builtin); the harness does the timing and the talking to the system",
+				    strcmp(*b, "int") == 0 ? "int $0x80" : *b);
+	}
+	free(text);
+	return why;
+}
+
+/*
  * The symbols the kernel's object imports (nm -u), each against the
  * target's list: a name the text hides (a macro, token pasting, a call
  * through a name built at run time still needs the symbol) shows here.
@@ -365,6 +394,8 @@ imports_refusal(const struct ks_compile_job *j, const char *dir)
 			    "files, threads, clocks, streams, code loading or patching); a problem that needs it lists "
 			    "it in problem.json \"allowed_symbols\"", name, j->target->name);
 	}
+	if (!why && syms)
+		why = host_instructions_refusal(obj);
 	ks_argv_free(argv);
 	free(syms);
 	free(obj);
