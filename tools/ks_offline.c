@@ -320,16 +320,6 @@ base_cfg(const struct moves *ms, long *cfgv)
 		cfgv[j] = ms->bp[j].value;
 }
 
-/* Index of the one parameter a single move changes. */
-static int
-changed_param(const struct moves *ms, const struct move *mv)
-{
-	for (int j = 0; j < ms->nb; j++)
-		if (mv->cfg[j] != ms->bp[j].value)
-			return j;
-	return -1;
-}
-
 /* Every other allowed value of one parameter of the base. */
 static void
 add_singles(struct moves *ms, const struct config *cfg, int m)
@@ -364,7 +354,7 @@ add_pairs(struct moves *ms, const struct config *cfg, int m)
 	for (size_t i = 0; i < nsingles; i++)
 		for (size_t j = i + 1; j < nsingles; j++) {
 			const struct move *s = &singles[i], *t = &singles[j];
-			int ps = changed_param(ms, s), pt = changed_param(ms, t);
+			int ps = s->first, pt = t->first;	/* a single move changes its first parameter only */
 			struct move *mv;
 
 			if (ps == pt)

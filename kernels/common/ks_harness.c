@@ -768,7 +768,7 @@ static long
 time_runs(struct opts *o, const struct shape *sh, void *st, double **tp,
     struct ks_check *spot, long *spot_run)
 {
-	const struct ks_timer *tm = P->timer ? P->timer : &ks_host_timer;
+	const struct ks_timer *tm = TM;
 	double *t = NULL, *nt, dt, t0, mean = 0, m2 = 0, d;
 	long n = 0, cap = 0;
 	int checked;
@@ -843,7 +843,7 @@ fresh_check(const struct opts *o, const struct shape *sh, void *st, struct ks_ch
 static int
 do_bench(struct opts *o, const struct shape *sh, struct report *r)
 {
-	const struct ks_timer *tm = P->timer ? P->timer : &ks_host_timer;
+	const struct ks_timer *tm = TM;
 	struct ks_check c;
 	char what[300];
 	double *t, t0;
@@ -945,7 +945,7 @@ json_shape(FILE *fp, const struct shape *sh)
 static void
 json_report(FILE *fp, const struct report *r)
 {
-	const struct ks_timer *tm = P->timer ? P->timer : &ks_host_timer;
+	const struct ks_timer *tm = TM;
 	const struct test_rec *t;
 	const struct bench_rec *b;
 	size_t i;
