@@ -73,6 +73,19 @@ allow() {
 	assert_line --index 1 --regexp "^bench shape 256x256x256 (on timed run [0-9]+|after [0-9]+ timed runs, on fresh inputs): C\[[0-9]+\]\[[0-9]+\] = "
 }
 
+@test "read_reference: no reference exists while the kernel runs, so one that copies it from the heap beside C fails" {
+	# small shapes, so that the harness's buffers follow one another in
+	# the heap where the kernel looks (before: ok at 1.2 us, the seed 9.5 us)
+	mkdir kernels
+	cp -r "$KS_ROOT/kernels/common" "$KS_ROOT/kernels/sgemm" kernels/
+	jq '.test_shapes = [{"M": 16, "N": 16, "K": 16}] | .bench_shapes = [{"M": 32, "N": 32, "K": 32}]' \
+		<"$KS_ROOT/kernels/sgemm/problem.json" >kernels/sgemm/problem.json
+	export KS_KERNELS_DIR=$PWD/kernels
+	run -0 judge read_reference
+	assert_line --index 0 incorrect
+	assert_line --index 1 --regexp '^shape 16x16x16: C\[0\]\[0\] = nan, expected '
+}
+
 @test "skip_calls: work done on every other call only is caught by a spot check of a timed call" {
 	export KS_MIN_RUNS=40
 	run -0 judge skip_calls

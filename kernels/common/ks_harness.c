@@ -26,6 +26,7 @@
 #include <malloc.h>
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -84,7 +85,7 @@ struct shape {
 struct opts {
 	uint64_t seed;
 	uint64_t salt;		/* mixed into every shape's seed; 0: none */
-	uint64_t rng;		/* which timed calls are spot-checked */
+	uint64_t rng;		/* which timed calls are spot-checked, where getrandom fails */
 	double rtol, atol, time_cap;
 	long min_runs;
 	int json_fd;
@@ -176,41 +177,13 @@ const struct ks_timer ks_host_timer = {
 	.time_call = host_time_call,
 };
 
-uint64_t
-ks_rand_next(uint64_t *state)
-{
-	uint64_t z;
-
-	z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-uint64_t
-ks_seed_derive(uint64_t seed, uint64_t n)
-{
-	uint64_t s;
-
-	/* two steps so that seed+1 with n and seed with n+1 differ */
-	s = seed;
-	ks_rand_next(&s);
-	s ^= n * UINT64_C(0xd1b54a32d192ed03);
-	return ks_rand_next(&s);
-}
-
 void
 ks_fill_uniform_f32(float *x, size_t n, uint64_t seed, float lo, float hi)
 {
-	uint64_t s = seed;
 	size_t i;
-	float u;
 
-	for (i = 0; i < n; i++) {
-		/* the top 24 bits give every float in [0, 1) with step 2^-24 */
-		u = (float)(ks_rand_next(&s) >> 40) * 0x1p-24f;
-		x[i] = lo + (hi - lo) * u;
-	}
+	for (i = 0; i < n; i++)
+		x[i] = ks_uniform_at(seed, i, lo, hi);
 }
 
 /*
@@ -760,6 +733,21 @@ summarize(struct bench_rec *rec, double *t, long n)
 }
 
 /*
+ * Whether the call that just returned is checked: chance 1 in SPOT_ONE_IN,
+ * drawn from the kernel's entropy now (the harness's own generator, which
+ * sits in memory the candidate can read, only where getrandom fails).
+ */
+static int
+spot_check_drawn(struct opts *o)
+{
+	uint64_t v;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != (ssize_t)sizeof(v))
+		v = ks_rand_next(&o->rng);
+	return v % SPOT_ONE_IN == 0;
+}
+
+/*
  * Times calls one by one until the mean is known to 0.5% (and min_runs
  * were made) or the time cap is spent; at least one call is timed.
  * Returns the number of samples left in *tp.
@@ -771,24 +759,23 @@ time_runs(struct opts *o, const struct shape *sh, void *st, double **tp,
 	const struct ks_timer *tm = TM;
 	double *t = NULL, *nt, dt, t0, mean = 0, m2 = 0, d;
 	long n = 0, cap = 0;
-	int checked;
 
 	*spot_run = 0;
 	t0 = ks_now();
 	while (n < MAX_RUNS && (n == 0 || ks_now() - t0 < o->time_cap)) {
 		/*
-		 * A call picked at random is checked, outside the timed
-		 * region: a kernel that skips its work on some calls (and
-		 * does it on others, or on the last) is caught here.  With
-		 * the problem's refill, every call gets inputs of its own
-		 * (the reference only for a call to check): a result kept
-		 * from inputs seen before is worth nothing.
+		 * With the problem's new_inputs, every call gets inputs of its
+		 * own, so a result kept from inputs seen before is worth
+		 * nothing.  A call picked at random after it returned is
+		 * checked, outside the timed region: a kernel that skips its
+		 * work on some calls is caught, and since the pick comes from
+		 * the operating system's entropy after the call, no kernel can
+		 * know beforehand which of its calls will be looked at.
 		 */
-		checked = ks_rand_next(&o->rng) % SPOT_ONE_IN == 0;
-		if (P->refill)
-			P->refill(st, ks_seed_derive(sh->seed, CALL_STREAM + (uint64_t)n) & SEED_MASK, checked);
+		if (P->new_inputs)
+			P->new_inputs(st, ks_seed_derive(sh->seed, CALL_STREAM + (uint64_t)n) & SEED_MASK);
 		dt = tm->time_call(P->run, st);
-		if (checked) {
+		if (spot_check_drawn(o)) {
 			P->check(st, o->rtol, o->atol, spot);
 			if (!spot->ok) {
 				*spot_run = n + 1;
@@ -828,8 +815,8 @@ fresh_check(const struct opts *o, const struct shape *sh, void *st, struct ks_ch
 
 	fresh.seed = ks_seed_derive(sh->seed, FRESH_STREAM) & SEED_MASK;
 	/* in the same buffers: a kernel that keys a kept output by its pointers fails too */
-	if (P->refill) {
-		P->refill(st, fresh.seed, 1);
+	if (P->new_inputs) {
+		P->new_inputs(st, fresh.seed);
 		P->run(st);
 		P->check(st, o->rtol, o->atol, c);
 		return;
@@ -881,13 +868,10 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 
 	/*
 	 * A kernel may go wrong only when called again and again: the last
-	 * call is checked (with the problem's refill, the last call's
-	 * inputs were its own, without a reference: its output is not
-	 * checked, and the fresh call below takes its place).
+	 * call is checked, then one on fresh inputs.
 	 */
-	if (!P->refill)
-		P->check(st, o->rtol, o->atol, &c);
-	if (c.ok || P->refill) {
+	P->check(st, o->rtol, o->atol, &c);
+	if (c.ok) {
 		fresh = 1;
 		fresh_check(o, sh, st, &c);
 	}

@@ -88,15 +88,19 @@ struct ks_problem {
 	    size_t n);
 	const struct ks_timer *timer;	/* optional: NULL is ks_host_timer */
 	/*
-	 * optional, and what a problem should give: new inputs from seed in
-	 * the same buffers (so that no timed call sees inputs it has seen
-	 * before, and a kernel that keys a kept output by its pointers or
-	 * by the shape returns a stale one), the output reset to garbage,
-	 * and the reference of the new inputs when reference is not 0 (a
-	 * call that will be checked).  Without it, every timed call sees
-	 * the same inputs and the fresh-input check allocates new ones.
+	 * optional, and what a problem should give: new inputs drawn from
+	 * seed into the same buffers (keep the seed: check needs it) and the
+	 * output reset to garbage; no reference.  With it, every timed call
+	 * gets inputs of its own, and check computes the reference after the
+	 * call, from inputs it draws again from the seed (not from a copy the
+	 * kernel could reach): while the kernel runs, the answer to its
+	 * inputs exists nowhere, a result kept from inputs seen before is
+	 * worth nothing, and one kept by its pointers is stale.  setup then
+	 * only allocates and calls new_inputs.  Without it, setup computes the
+	 * reference, every timed call sees the same inputs and the
+	 * fresh-input check allocates new ones.
 	 */
-	void (*refill)(void *state, uint64_t seed, int reference);
+	void (*new_inputs)(void *state, uint64_t seed);
 };
 
 extern const struct ks_problem ks_problem;	/* each problem defines it */
@@ -105,16 +109,63 @@ extern const struct ks_timer ks_host_timer;
 /* seconds on CLOCK_MONOTONIC since an arbitrary start */
 double ks_now(void);
 
+/* what a GPU harness's device code shares with its host code */
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define KS_HOST_DEVICE	__host__ __device__
+#else
+#define KS_HOST_DEVICE
+#endif
+
 /*
- * A splitmix64 generator: small, fast, and any 64-bit seed, zero
- * included, gives a good stream.
+ * splitmix64: small, fast, and any 64-bit seed, zero included, gives a
+ * good stream.  Its n-th number (from 0) is a function of the seed and
+ * n alone, ks_rand_at: a GPU draws an array in parallel, element by
+ * element, exactly as the host draws it with ks_rand_next.
  */
-uint64_t ks_rand_next(uint64_t *state);
+static inline KS_HOST_DEVICE uint64_t
+ks_rand_at(uint64_t seed, uint64_t n)
+{
+	uint64_t z = seed + (n + 1) * UINT64_C(0x9e3779b97f4a7c15);
 
-/* a seed for stream n derived from seed; distinct n give unrelated streams */
-uint64_t ks_seed_derive(uint64_t seed, uint64_t n);
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
 
-/* x[0..n) uniform in [lo, hi), a function of seed alone */
+/* the next number of the stream *state, which moves on */
+static inline KS_HOST_DEVICE uint64_t
+ks_rand_next(uint64_t *state)
+{
+	uint64_t z = ks_rand_at(*state, 0);
+
+	*state += UINT64_C(0x9e3779b97f4a7c15);
+	return z;
+}
+
+/*
+ * A seed for stream n derived from seed; distinct n give unrelated
+ * streams.  Two steps, so that seed+1 with n and seed with n+1 differ.
+ */
+static inline KS_HOST_DEVICE uint64_t
+ks_seed_derive(uint64_t seed, uint64_t n)
+{
+	return ks_rand_at((seed + UINT64_C(0x9e3779b97f4a7c15)) ^
+	    (n * UINT64_C(0xd1b54a32d192ed03)), 0);
+}
+
+/*
+ * Number n of the stream seed as a float uniform in [lo, hi): the top 24
+ * bits give every float in [0, 1) with step 2^-24.
+ */
+static inline KS_HOST_DEVICE float
+ks_uniform_at(uint64_t seed, uint64_t n, float lo, float hi)
+{
+	float u = (float)(ks_rand_at(seed, n) >> 40) * 5.9604644775390625e-8f;
+
+	return lo + (hi - lo) * u;
+}
+
+/* x[0..n) uniform in [lo, hi), a function of seed alone: x[i] = ks_uniform_at(seed, i, lo, hi) */
 void ks_fill_uniform_f32(float *x, size_t n, uint64_t seed, float lo,
     float hi);
 

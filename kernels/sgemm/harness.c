@@ -21,7 +21,8 @@ struct ks_sgemm {
 	int M, N, K;
 	float *A, *B, *C, *ref;
 	float *Cmem;		/* C with GUARD floats of guard on each side */
-	float *A0, *B0;		/* the inputs as made, to see them unchanged */
+	float *A0, *B0;		/* the inputs drawn again, for the check */
+	uint64_t seed;		/* the inputs' */
 };
 
 static const char *const ks_sgemm_dims[] = { "M", "N", "K" };
@@ -90,27 +91,23 @@ ks_sgemm_guards_changed(const struct ks_sgemm *s)
 	return NULL;
 }
 
-/* A and B from seed, their copies, the reference when asked, C poisoned */
+/* A and B drawn from seed */
 static void
-ks_sgemm_inputs(struct ks_sgemm *s, uint64_t seed, int reference)
+ks_sgemm_draw(float *A, float *B, int M, int N, int K, uint64_t seed)
 {
-	ks_fill_uniform_f32(s->A, (size_t)s->M * s->K,
-	    ks_seed_derive(seed, 0), -1, 1);
-	ks_fill_uniform_f32(s->B, (size_t)s->K * s->N,
-	    ks_seed_derive(seed, 1), -1, 1);
-	memcpy(s->A0, s->A, (size_t)s->M * s->K * sizeof(float));
-	memcpy(s->B0, s->B, (size_t)s->K * s->N * sizeof(float));
-	/* from the copies: a kernel writing into A or B cannot change it */
-	if (reference)
-		sgemm_reference(s->M, s->N, s->K, s->A0, s->B0, s->ref);
-	ks_sgemm_poison(s);
+	ks_fill_uniform_f32(A, (size_t)M * K, ks_seed_derive(seed, 0), -1, 1);
+	ks_fill_uniform_f32(B, (size_t)K * N, ks_seed_derive(seed, 1), -1, 1);
 }
 
-/* new inputs in the same buffers, for every timed call (ks_harness.h) */
+/* new A and B in the same buffers, C poisoned (ks_harness.h) */
 static void
-ks_sgemm_refill(void *state, uint64_t seed, int reference)
+ks_sgemm_new_inputs(void *state, uint64_t seed)
 {
-	ks_sgemm_inputs(state, seed, reference);
+	struct ks_sgemm *s = state;
+
+	s->seed = seed;
+	ks_sgemm_draw(s->A, s->B, s->M, s->N, s->K, seed);
+	ks_sgemm_poison(s);
 }
 
 static void *
@@ -134,7 +131,7 @@ ks_sgemm_setup(const int *dims, uint64_t seed)
 		ks_sgemm_teardown(s);
 		return NULL;
 	}
-	ks_sgemm_inputs(s, seed, 1);
+	ks_sgemm_new_inputs(s, seed);
 	return s;
 }
 
@@ -150,9 +147,15 @@ static void
 ks_sgemm_check(void *state, double rtol, double atol, struct ks_check *res)
 {
 	struct ks_sgemm *s = state;
-
 	const char *where, *changed = NULL;
 
+	/*
+	 * The reference, only now that the call is over, from the inputs
+	 * drawn again: while the kernel ran, no answer to its inputs
+	 * existed, and it can change no copy the reference is made from.
+	 */
+	ks_sgemm_draw(s->A0, s->B0, s->M, s->N, s->K, s->seed);
+	sgemm_reference(s->M, s->N, s->K, s->A0, s->B0, s->ref);
 	ks_check_f32(s->C, s->ref, (size_t)s->M * s->N, rtol, atol, res);
 	if ((where = ks_sgemm_guards_changed(s)) != NULL) {
 		res->ok = 0;
@@ -204,5 +207,5 @@ const struct ks_problem ks_problem = {
 	.teardown = ks_sgemm_teardown,
 	.describe = ks_sgemm_describe,
 	.timer = &ks_sgemm_timer,
-	.refill = ks_sgemm_refill,
+	.new_inputs = ks_sgemm_new_inputs,
 };
