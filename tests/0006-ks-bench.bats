@@ -467,3 +467,43 @@ K
 		'(.results | map(.median_us | log) | add / length | exp) as $gm | (.score_us - $gm) | fabs < 1e-9 * $gm'
 	assert_output $'ok\ntrue\ntrue'
 }
+
+@test "the harness's random streams are counters: number n of a stream is ks_rand_at(seed, n), on host and device alike" {
+	# what lets a GPU harness draw its inputs on the device, element by
+	# element, as the host's ks_rand_next and ks_fill_uniform_f32 draw them
+	cat >streams.c <<'C'
+#include <stdio.h>
+#include "ks_harness.h"
+
+int
+main(void)
+{
+	uint64_t seeds[] = { 0, 1, 20251129, UINT64_C(0x8000000000000005) }, st, old, u;
+	float x;
+	int bad = 0;
+
+	/* splitmix64's published first number from seed 0 */
+	bad += ks_rand_at(0, 0) != UINT64_C(0xe220a8397b1dcdaf);
+	for (int s = 0; s < 4; s++) {
+		st = seeds[s];
+		for (uint64_t n = 0; n < 1000; n++) {
+			u = ks_rand_next(&st);
+			bad += u != ks_rand_at(seeds[s], n);
+			/* the float: the top 24 bits, step 2^-24, scaled to [lo, hi) */
+			x = -2 + 4 * ((float)(u >> 40) * 0x1p-24f);
+			bad += x != ks_uniform_at(seeds[s], n, -2, 2) || !(x >= -2 && x < 2);
+		}
+		/* derive: one step, n mixed in, one step */
+		old = seeds[s];
+		ks_rand_next(&old);
+		old ^= 7 * UINT64_C(0xd1b54a32d192ed03);
+		bad += ks_seed_derive(seeds[s], 7) != ks_rand_next(&old);
+	}
+	printf("%d differ\n", bad);
+	return bad != 0;
+}
+C
+	cc -std=c99 -Wall -Werror -I"$KS_ROOT/kernels/common" streams.c -o streams
+	run -0 ./streams
+	assert_output "0 differ"
+}

@@ -30,7 +30,7 @@ setup() {
 	assert_output true
 }
 
-@test "hip-nvidia: streams, device flags, names built by token pasting and host inline assembly are refused by what the compiler reads" {
+@test "hip-nvidia: streams, device flags, files, names built by token pasting and host inline assembly are refused by what the compiler reads" {
 	# (before: other_stream, set_flags, pasted and host_clock passed the static check)
 	local k want
 	ks-init -p fp8-mm -t hip-nvidia -k 3 pop
@@ -39,14 +39,17 @@ setup() {
 		[set_flags]="the kernel imports 'cudaSetDeviceFlags'"
 		[pasted]="the kernel reaches into the process ('mprotect' on line "
 		[host_clock]="the kernel executes 'rdtsc' in its host code"
+		[read_maps]="the kernel imports '"
 	)
-	for k in other_stream set_flags pasted host_clock; do
+	for k in other_stream set_flags pasted host_clock read_maps; do
 		mkdir -p pop/gen-001/c0
 		cp "$KS_ROOT/tests/fixtures/adversarial/fp8-mm/$k.hip" pop/gen-001/c0/kernel.hip
 		ks-build pop/gen-001/c0
 		run -0 jf pop/gen-001/c0/build.json .rejected
 		assert_output --partial "${wants[$k]}"
 	done
+	# read_maps is refused for a call of C's file interface, whichever comes first
+	assert_output --regexp "^the kernel imports '(fopen|fgets|__fgets_chk|fclose|__isoc[0-9]+_sscanf)', which a kernel for target hip-nvidia may not use"
 }
 
 @test "on an NVIDIA GPU: every trick is caught, and work on another stream is timed" {

@@ -1072,7 +1072,6 @@ lock_down(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { (unsigned short)(sizeof(f) / sizeof(f[0])), f };
-	int spin = 0;
 
 	mallopt(M_ARENA_MAX, 1);
 	/*
@@ -1080,13 +1079,15 @@ lock_down(void)
 	 * a CPU, which a kernel's parallel regions reuse) is started now.
 	 */
 #ifdef _OPENMP
+	int spin = 0;
+
 #pragma omp parallel
 	{
 #pragma omp atomic
 		spin++;
 	}
-#endif
 	(void)spin;
+#endif
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
 	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
 		fprintf(stderr, "runner: no seccomp filter here (%s): the candidate may "

@@ -195,7 +195,7 @@ void ks_check_i32(const int32_t *got, const int32_t *want, size_t n,
  * NaN stays NaN: rounding could carry its mantissa into zero, which
  * would make it infinity.
  */
-static inline float
+static inline KS_HOST_DEVICE float
 ks_bf16_to_f32(uint16_t h)
 {
 	union { uint32_t u; float f; } v;
@@ -204,7 +204,7 @@ ks_bf16_to_f32(uint16_t h)
 	return v.f;
 }
 
-static inline uint16_t
+static inline KS_HOST_DEVICE uint16_t
 ks_f32_to_bf16(float f)
 {
 	union { uint32_t u; float f; } v;

@@ -8,13 +8,17 @@
  *
  * a (m x k) and b (n x k) are e4m3fnuz bytes, column-major; a_scale
  * (m x k/128) and b_scale (ceil(n/128) x k/128) are fp32, column-major;
- * c (m x n) is bf16, row-major.  The trust chain: a plain GPU kernel of
- * the harness computes every element of c in fp32, and that reference is
- * checked against a double computation on the host (every element of a
- * small shape, a sample of 1024 of a large one) before the candidate
- * runs.  The candidate is then compared with the reference everywhere
- * and with the host's values on the sample, and its inputs must be as
- * they were.
+ * c (m x n) is bf16, row-major.
+ *
+ * Every call gets inputs of its own, drawn on the device from a seed
+ * (ks_harness.h's new_inputs), and the reference is computed only when
+ * a call is checked, after it: first the inputs on the device are drawn
+ * again and compared with what the kernel left there (inputs are
+ * read-only); then a plain GPU kernel of the harness computes every
+ * element of c in fp32 from them, and that reference is checked against
+ * a double computation on the host (every element of a small shape, a
+ * sample of 1024 of a large one).  The candidate is compared with the
+ * reference everywhere and with the host's values on the sample.
  */
 #include <hip/hip_runtime.h>
 #include <stdint.h>
@@ -71,6 +75,59 @@ ks_fp8mm_reference(int m, int n, int k, const uint8_t *a, const uint8_t *b,
 		c[(size_t)i * n + j] = acc;
 }
 
+#define DRAW_BLOCKS	4096	/* the draw's grid, strided over the array */
+#define DRAW_THREADS	256
+
+/*
+ * A standard normal deviate from numbers 2x and 2x+1 of stream (Box-Muller;
+ * u1 in (0, 1], never log(0)), as the host drew a_scale and b_scale with
+ * two calls of ks_rand_next each.
+ */
+static __device__ float
+ks_fp8mm_normal_at(uint64_t stream, size_t x)
+{
+	double u1 = ((ks_rand_at(stream, 2 * x) >> 11) + 1) * 1.1102230246251565e-16;
+	double u2 = (ks_rand_at(stream, 2 * x + 1) >> 11) * 1.1102230246251565e-16;
+
+	return (float)(sqrt(-2 * log(u1)) * cos(2 * M_PI * u2));
+}
+
+/*
+ * Draws x[0..n) of stream on the device: FP8 bytes by table t, or (t
+ * NULL) normal floats.  With changed not NULL it draws them again and
+ * counts the elements that differ from x instead of writing: the check
+ * that the kernel left its inputs as they were, without a copy it could
+ * reach.  Not static, as ks_fp8mm_reference.
+ */
+__global__ void
+ks_fp8mm_draw(const struct fp8_mm_draw_table *t, uint64_t stream, size_t n,
+    void *x, unsigned long long *changed)
+{
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	size_t step = (size_t)gridDim.x * blockDim.x;
+	unsigned long long differ = 0;
+
+	for (; i < n; i += step) {
+		if (t) {
+			uint8_t v = fp8_mm_reference_draw_with(t, ks_rand_at(stream, i));
+
+			if (!changed)
+				((uint8_t *)x)[i] = v;
+			else
+				differ += ((uint8_t *)x)[i] != v;
+		} else {
+			float v = ks_fp8mm_normal_at(stream, i);
+
+			if (!changed)
+				((float *)x)[i] = v;
+			else
+				differ += __float_as_uint(((float *)x)[i]) != __float_as_uint(v);
+		}
+	}
+	if (differ)
+		atomicAdd(changed, differ);
+}
+
 /*
  * Host code only: in hipcc's device pass, ks_problem's initializer would
  * name host functions that pass does not compile.
@@ -92,16 +149,18 @@ void fp8_mm(int m, int n, int k, const uint8_t *a, const uint8_t *b,
 struct ks_fp8mm {
 	int m, n, k, scale_n;
 	size_t na, nb, nas, nbs, nc;	/* elements of each array */
-	uint8_t *a, *b;			/* host inputs, kept to check them */
+	uint64_t seed;			/* the inputs' */
+	uint8_t *a, *b;			/* the inputs read back, for the host's sample */
 	float *as, *bs;
 	uint16_t *c;			/* the candidate's c, read back */
 	float *got, *ref;		/* c as float; the reference, in bf16 */
-	void *scratch;			/* an input read back */
 	size_t nsamples, *sample;	/* elements checked on the host */
 	float *sample_want;		/* the host's value there, in bf16 */
 	uint8_t *da, *db;		/* device */
 	float *das, *dbs, *dref;
 	uint16_t *dc;
+	struct fp8_mm_draw_table *dtable; /* the draw's table, on the device */
+	unsigned long long *dchanged;	/* input elements found changed */
 };
 
 static const char *const ks_fp8mm_dims[] = { "m", "n", "k" };
@@ -126,6 +185,8 @@ ks_fp8mm_teardown(void *state)
 	ks_gpu_free(s->dbs);
 	ks_gpu_free(s->dref);
 	ks_gpu_free(s->dc);
+	ks_gpu_free(s->dtable);
+	ks_gpu_free(s->dchanged);
 	free(s->a);
 	free(s->b);
 	free(s->as);
@@ -133,41 +194,71 @@ ks_fp8mm_teardown(void *state)
 	free(s->c);
 	free(s->got);
 	free(s->ref);
-	free(s->scratch);
 	free(s->sample);
 	free(s->sample_want);
 	free(s);
 }
 
-/* a standard normal deviate (Box-Muller; u1 in (0, 1], never log(0)) */
-static float
-ks_fp8mm_normal(uint64_t *st)
+/*
+ * Launches the draw of one input (see ks_fp8mm_draw): bytes when fp8,
+ * else normal floats; counting the changed elements into changed when
+ * not NULL.  In stream order: nothing waits.
+ */
+static void
+ks_fp8mm_draw_one(struct ks_fp8mm *s, int input, int fp8, size_t n, void *x,
+    unsigned long long *changed)
 {
-	double u1 = ((ks_rand_next(st) >> 11) + 1) * 0x1p-53;
-	double u2 = (ks_rand_next(st) >> 11) * 0x1p-53;
+	size_t blocks = (n + DRAW_THREADS - 1) / DRAW_THREADS;
 
-	return (float)(sqrt(-2 * log(u1)) * cos(2 * M_PI * u2));
+	if (n == 0)
+		return;
+	ks_fp8mm_draw<<<(unsigned)(blocks < DRAW_BLOCKS ? blocks : DRAW_BLOCKS),
+	    DRAW_THREADS>>>(fp8 ? s->dtable : NULL, ks_seed_derive(s->seed,
+	    (uint64_t)input), n, x, changed);
 }
 
-/* The inputs, each from a stream of its own: bytes as randn cast to FP8. */
+/*
+ * New inputs from seed, drawn on the device into the same buffers (the
+ * same numbers the host's streams give: a, b, a_scale, b_scale from
+ * streams 0 to 3 of seed), and c reset to NaN.  No reference: check
+ * computes it after the call.  Done before it returns: a kernel allowed
+ * a stream of its own would not wait for the null stream.
+ */
 static void
-ks_fp8mm_inputs(struct ks_fp8mm *s, uint64_t seed)
+ks_fp8mm_new_inputs(void *state, uint64_t seed)
 {
-	uint64_t st;
-	size_t x;
+	struct ks_fp8mm *s = (struct ks_fp8mm *)state;
 
-	st = ks_seed_derive(seed, 0);
-	for (x = 0; x < s->na; x++)
-		s->a[x] = fp8_mm_reference_draw(ks_rand_next(&st));
-	st = ks_seed_derive(seed, 1);
-	for (x = 0; x < s->nb; x++)
-		s->b[x] = fp8_mm_reference_draw(ks_rand_next(&st));
-	st = ks_seed_derive(seed, 2);
-	for (x = 0; x < s->nas; x++)
-		s->as[x] = ks_fp8mm_normal(&st);
-	st = ks_seed_derive(seed, 3);
-	for (x = 0; x < s->nbs; x++)
-		s->bs[x] = ks_fp8mm_normal(&st);
+	/* a fault of the kernel's last call is named as its own */
+	ks_gpu_sync("the kernel's last call");
+	s->seed = seed;
+	ks_fp8mm_draw_one(s, 0, 1, s->na, s->da, NULL);
+	ks_fp8mm_draw_one(s, 1, 1, s->nb, s->db, NULL);
+	ks_fp8mm_draw_one(s, 2, 0, s->nas, s->das, NULL);
+	ks_fp8mm_draw_one(s, 3, 0, s->nbs, s->dbs, NULL);
+	/* a kernel that leaves any of c unwritten must fail the check */
+	ks_gpu_fill(s->dc, BF16_NAN, s->nc * sizeof(uint16_t), "NaN c");
+	ks_gpu_sync("draw the inputs");
+}
+
+/* NULL, or the name of the first input the kernel changed */
+static const char *
+ks_fp8mm_changed_input(struct ks_fp8mm *s)
+{
+	static const char *const names[] = { "a", "b", "a_scale", "b_scale" };
+	void *dev[] = { s->da, s->db, s->das, s->dbs };
+	size_t n[] = { s->na, s->nb, s->nas, s->nbs };
+	unsigned long long changed[4];
+	int x;
+
+	ks_gpu_fill(s->dchanged, 0, sizeof(changed), "count changed inputs");
+	for (x = 0; x < 4; x++)
+		ks_fp8mm_draw_one(s, x, x < 2, n[x], dev[x], s->dchanged + x);
+	ks_gpu_download(changed, s->dchanged, sizeof(changed), "count changed inputs");
+	for (x = 0; x < 4; x++)
+		if (changed[x])
+			return names[x];
+	return NULL;
 }
 
 /*
@@ -175,9 +266,9 @@ ks_fp8mm_inputs(struct ks_fp8mm *s, uint64_t seed)
  * corners and the rest drawn from the seed's own stream.
  */
 static void
-ks_fp8mm_pick_samples(struct ks_fp8mm *s, uint64_t seed)
+ks_fp8mm_pick_samples(struct ks_fp8mm *s)
 {
-	uint64_t st = ks_seed_derive(seed, 4);
+	uint64_t st = ks_seed_derive(s->seed, 4);
 	size_t x;
 
 	if (s->nc * (size_t)s->k <= FULL_MACS) {
@@ -196,9 +287,9 @@ ks_fp8mm_pick_samples(struct ks_fp8mm *s, uint64_t seed)
 }
 
 /*
- * The GPU reference, then its check on the host's sample: a reference
- * that disagrees is a broken harness or device, not a wrong candidate,
- * so the runner stops.
+ * The GPU reference of the inputs on the device, then its check on the
+ * host's sample of them: a reference that disagrees is a broken harness
+ * or device, not a wrong candidate, so the runner stops.
  */
 static void
 ks_fp8mm_reference_run(struct ks_fp8mm *s)
@@ -214,6 +305,11 @@ ks_fp8mm_reference_run(struct ks_fp8mm *s)
 	    s->das, s->dbs, s->dref);
 	ks_gpu_download(s->ref, s->dref, s->nc * sizeof(float),
 	    "reference kernel");
+	ks_gpu_download(s->a, s->da, s->na, "read back a");
+	ks_gpu_download(s->b, s->db, s->nb, "read back b");
+	ks_gpu_download(s->as, s->das, s->nas * sizeof(float), "read back a_scale");
+	ks_gpu_download(s->bs, s->dbs, s->nbs * sizeof(float), "read back b_scale");
+	ks_fp8mm_pick_samples(s);
 	for (x = 0; x < s->nsamples; x++) {
 		e = s->sample[x];
 		i = (int)(e / s->n);
@@ -237,8 +333,6 @@ ks_fp8mm_reference_run(struct ks_fp8mm *s)
 static int
 ks_fp8mm_allocate(struct ks_fp8mm *s)
 {
-	size_t big = s->na > s->nb ? s->na : s->nb;
-
 	s->a = (uint8_t *)ks_fp8mm_alloc(s->na, 1);
 	s->b = (uint8_t *)ks_fp8mm_alloc(s->nb, 1);
 	s->as = (float *)ks_fp8mm_alloc(s->nas, sizeof(float));
@@ -246,7 +340,6 @@ ks_fp8mm_allocate(struct ks_fp8mm *s)
 	s->c = (uint16_t *)ks_fp8mm_alloc(s->nc, sizeof(uint16_t));
 	s->got = (float *)ks_fp8mm_alloc(s->nc, sizeof(float));
 	s->ref = (float *)ks_fp8mm_alloc(s->nc, sizeof(float));
-	s->scratch = ks_fp8mm_alloc(big > s->nas * 4 ? big : s->nas * 4, 1);
 	s->sample = (size_t *)ks_fp8mm_alloc(s->nc < SAMPLES ? SAMPLES : s->nc,
 	    sizeof(size_t));
 	s->sample_want = (float *)ks_fp8mm_alloc(s->nc < SAMPLES ? SAMPLES :
@@ -257,9 +350,16 @@ ks_fp8mm_allocate(struct ks_fp8mm *s)
 	s->dbs = (float *)ks_gpu_malloc(s->nbs * sizeof(float), "allocate b_scale");
 	s->dref = (float *)ks_gpu_malloc(s->nc * sizeof(float), "allocate reference");
 	s->dc = (uint16_t *)ks_gpu_malloc(s->nc * sizeof(uint16_t), "allocate c");
+	s->dtable = (struct fp8_mm_draw_table *)ks_gpu_malloc(sizeof(*s->dtable),
+	    "allocate the draw's table");
+	s->dchanged = (unsigned long long *)ks_gpu_malloc(4 * sizeof(*s->dchanged),
+	    "allocate the input check");
+	if (s->dtable)
+		ks_gpu_upload(s->dtable, fp8_mm_reference_draw_table(),
+		    sizeof(*s->dtable), "upload the draw's table");
 	return s->a && s->b && s->as && s->bs && s->c && s->got && s->ref &&
-	    s->scratch && s->sample && s->sample_want && s->da && s->db &&
-	    s->das && s->dbs && s->dref && s->dc ? 0 : -1;
+	    s->sample && s->sample_want && s->da && s->db && s->das &&
+	    s->dbs && s->dref && s->dc && s->dtable && s->dchanged ? 0 : -1;
 }
 
 static void *
@@ -287,16 +387,7 @@ ks_fp8mm_setup(const int *dims, uint64_t seed)
 		ks_fp8mm_teardown(s);
 		return NULL;
 	}
-	ks_fp8mm_inputs(s, seed);
-	ks_gpu_upload(s->da, s->a, s->na, "upload a");
-	ks_gpu_upload(s->db, s->b, s->nb, "upload b");
-	ks_gpu_upload(s->das, s->as, s->nas * sizeof(float), "upload a_scale");
-	ks_gpu_upload(s->dbs, s->bs, s->nbs * sizeof(float), "upload b_scale");
-	ks_fp8mm_pick_samples(s, seed);
-	ks_fp8mm_reference_run(s);
-	/* a kernel that leaves any of c unwritten must fail the check */
-	ks_gpu_fill(s->dc, BF16_NAN, s->nc * sizeof(uint16_t), "NaN c");
-	ks_gpu_sync("NaN c");
+	ks_fp8mm_new_inputs(s, seed);
 	return s;
 }
 
@@ -319,20 +410,6 @@ ks_fp8mm_time_call(void (*run)(void *), void *state)
 
 	ks_gpu_fill(s->dc, BF16_NAN, s->nc * sizeof(uint16_t), "NaN c");
 	return ks_gpu_time_call(run, state);
-}
-
-/* 0 when dev[0..bytes) still holds host's bytes; else sets the reason */
-static int
-ks_fp8mm_unchanged(struct ks_fp8mm *s, const void *dev, const void *host,
-    size_t bytes, const char *name, struct ks_check *res)
-{
-	ks_gpu_download(s->scratch, dev, bytes, name);
-	if (memcmp(s->scratch, host, bytes) == 0)
-		return 0;
-	res->ok = 0;
-	snprintf(res->reason, sizeof(res->reason), "the kernel changed its "
-	    "input %s (inputs are read-only)", name);
-	return -1;
 }
 
 /* The candidate on the host's sample, when the full check passed. */
@@ -364,18 +441,23 @@ static void
 ks_fp8mm_check(void *state, double rtol, double atol, struct ks_check *res)
 {
 	struct ks_fp8mm *s = (struct ks_fp8mm *)state;
+	const char *changed;
 	size_t x;
 
 	/* waits first: a launch error or a fault ends the runner here */
 	ks_gpu_download(s->c, s->dc, s->nc * sizeof(uint16_t), "candidate fp8_mm");
+	changed = ks_fp8mm_changed_input(s);
+	/* only now, after the call, does the answer to its inputs exist */
+	ks_fp8mm_reference_run(s);
 	for (x = 0; x < s->nc; x++)
 		s->got[x] = ks_bf16_to_f32(s->c[x]);
 	ks_check_f32(s->got, s->ref, s->nc, rtol, atol, res);
 	ks_fp8mm_check_sample(s, rtol, atol, res);
-	if (ks_fp8mm_unchanged(s, s->da, s->a, s->na, "a", res) == 0 &&
-	    ks_fp8mm_unchanged(s, s->db, s->b, s->nb, "b", res) == 0 &&
-	    ks_fp8mm_unchanged(s, s->das, s->as, s->nas * sizeof(float), "a_scale", res) == 0)
-		ks_fp8mm_unchanged(s, s->dbs, s->bs, s->nbs * sizeof(float), "b_scale", res);
+	if (changed) {
+		res->ok = 0;
+		snprintf(res->reason, sizeof(res->reason), "the kernel changed "
+		    "its input %s (inputs are read-only)", changed);
+	}
 }
 
 static void
@@ -404,6 +486,7 @@ extern "C" const struct ks_problem ks_problem = {
 	ks_fp8mm_teardown,	/* teardown */
 	ks_fp8mm_describe,	/* describe */
 	&ks_fp8mm_timer,	/* timer */
+	ks_fp8mm_new_inputs,	/* new_inputs */
 };
 
 #endif

@@ -9,22 +9,9 @@
 
 #include "reference.h"
 
-#define CODES		256
-#define GUIDE_BITS	12	/* the guide table's index: top bits of u */
-
-/*
- * cdf[c]: 2^64 * P(normal value rounds to a code <= c in the order of
- * value), over the 255 codes that are numbers, as 64-bit thresholds;
- * code_of[r]: the code of rank r.  guide[g]: the first rank whose
- * threshold exceeds g << (64 - GUIDE_BITS), where the search starts.
- */
-static struct {
-	int ready;
-	uint64_t cdf[CODES];
-	uint8_t code_of[CODES];
-	int ncodes;
-	int guide[1 << GUIDE_BITS];
-} D;
+/* the table and whether it is made */
+static struct fp8_mm_draw_table D;
+static int D_ready;
 
 /* P(Z <= x) for a standard normal Z */
 static double
@@ -70,26 +57,26 @@ draw_init(void)
 		D.cdf[r] = r == D.ncodes - 1 || p >= 1 ? UINT64_MAX :
 		    (uint64_t)ldexp(p, 64);
 	}
-	for (g = 0, r = 0; g < 1 << GUIDE_BITS; g++) {
-		while (D.cdf[r] <= (uint64_t)g << (64 - GUIDE_BITS))
+	for (g = 0, r = 0; g < 1 << FP8_MM_GUIDE_BITS; g++) {
+		while (D.cdf[r] <= (uint64_t)g << (64 - FP8_MM_GUIDE_BITS))
 			r++;
 		D.guide[g] = r;
 	}
-	D.ready = 1;
+	D_ready = 1;
+}
+
+const struct fp8_mm_draw_table *
+fp8_mm_reference_draw_table(void)
+{
+	if (!D_ready)
+		draw_init();
+	return &D;
 }
 
 uint8_t
 fp8_mm_reference_draw(uint64_t u)
 {
-	int r;
-
-	if (!D.ready)
-		draw_init();
-	/* the first rank whose threshold exceeds u */
-	for (r = D.guide[u >> (64 - GUIDE_BITS)]; D.cdf[r] <= u &&
-	    r < D.ncodes - 1; r++)
-		;
-	return D.code_of[r];
+	return fp8_mm_reference_draw_with(fp8_mm_reference_draw_table(), u);
 }
 
 double

@@ -49,6 +49,40 @@ fp8_mm_reference_scale_n(int n)
 	return (n + FP8_MM_BLOCK_N - 1) / FP8_MM_BLOCK_N;
 }
 
+#define FP8_MM_CODES		256
+#define FP8_MM_GUIDE_BITS	12	/* the guide table's index: top bits of u */
+
+/*
+ * The table that turns 64 uniform random bits into an e4m3fnuz byte:
+ * cdf[r], 2^64 * P(a normal value rounds to a code of rank <= r in the
+ * order of value), over the 255 codes that are numbers, as 64-bit
+ * thresholds; code_of[r], the code of rank r; guide[g], the first rank
+ * whose threshold exceeds g << (64 - GUIDE_BITS), where the search
+ * starts.  Plain data, so that a GPU can draw with a copy of it.
+ */
+struct fp8_mm_draw_table {
+	uint64_t cdf[FP8_MM_CODES];
+	uint8_t code_of[FP8_MM_CODES];
+	int ncodes;
+	int guide[1 << FP8_MM_GUIDE_BITS];
+};
+
+/* the table, made on first use */
+const struct fp8_mm_draw_table *fp8_mm_reference_draw_table(void);
+
+/* the byte of u by table t: host and device alike */
+static inline FP8_MM_HOST_DEVICE uint8_t
+fp8_mm_reference_draw_with(const struct fp8_mm_draw_table *t, uint64_t u)
+{
+	int r;
+
+	/* the first rank whose threshold exceeds u */
+	for (r = t->guide[u >> (64 - FP8_MM_GUIDE_BITS)];
+	    t->cdf[r] <= u && r < t->ncodes - 1; r++)
+		;
+	return t->code_of[r];
+}
+
 /*
  * A byte with the distribution of a standard normal value rounded to
  * the nearest e4m3fnuz (ties to even), from u, 64 uniform random bits.

@@ -40,26 +40,47 @@ judge() {
 judge zeros incorrect "out of tolerance|a constant output"
 judge skip_later incorrect "c\[[0-9]+\]\[[0-9]+\] = -?nan"
 judge write_input incorrect "changed its input a_scale"
-judge cache_by_shape incorrect "on fresh inputs"
+judge cache_by_shape incorrect "^bench shape 1024x1536x7168 (on timed run [0-9]+|after [0-9]+ timed runs)"
+judge cache_by_pointer incorrect "^bench shape 1024x1536x7168 (on timed run [0-9]+|after [0-9]+ timed runs)"
+judge read_maps rejected "imports '(fopen|fgets|__fgets_chk|fclose|__isoc[0-9]+_sscanf)'"
 judge low_precision incorrect "out of tolerance"
 judge set_flags rejected "imports 'cudaSetDeviceFlags'"
 judge pasted rejected "reaches into the process \('mprotect'"
 judge other_stream rejected "imports 'cudaStreamCreateWithFlags'"
 judge same_stream ok "None"
 same=$last
+# new inputs for every timed call, drawn on the device: the memo never hits
+judge memo_by_content ok "None"
+if python3 - "$same/bench.json" "$last/bench.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f))["score_us"] for f in sys.argv[1:])
+print("memo_by_content / same_stream score: %.3f" % (b / a))
+sys.exit(0 if b > 0.9 * a else 1)
+PY
+then
+	echo "PASS memo_by_content: no faster than the same kernel without the memo"
+else
+	echo "FAIL memo_by_content: faster than the same kernel without the memo"
+	failed=1
+fi
 # with streams and device flags allowed (problem.json "allowed_symbols"), the defences behind the import check
 kdir=${TMPDIR:-/tmp}/ks-adversarial-kernels
 rm -rf "$kdir" && mkdir -p "$kdir" && cp -r "$root/kernels/common" "$root/kernels/$problem" "$kdir/"
 python3 - "$kdir/$problem/problem.json" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))
-p["allowed_symbols"] = ["cudaStreamCreateWithFlags", "cudaStreamDestroy", "cudaSetDeviceFlags"]
+p["allowed_symbols"] = ["cudaStreamCreateWithFlags", "cudaStreamDestroy", "cudaSetDeviceFlags",
+    "fopen", "fgets", "__fgets_chk", "fclose", "strstr", "sscanf", "__isoc99_sscanf", "__isoc23_sscanf"]
 json.dump(p, open(sys.argv[1], "w"), indent=2)
 PY
 # with device flags allowed, the timer's own check stops the trick: the flags are read after every call
 export KS_KERNELS_DIR=$kdir
 judge set_flags rejected "scheduling flags changed"
 judge other_stream ok "None"
+other=$last
+# with files allowed, the seccomp filter denies the open of /proc/self/maps: c stays NaN
+judge read_maps incorrect "c\[0\]\[0\] = -?nan"
+last=$other
 # the work on another stream is timed all the same: no shape 10 % faster
 if python3 - "$same/bench.json" "$last/bench.json" <<'PY'
 import json, sys
