@@ -386,20 +386,22 @@ slot_report() {
 	assert_output $'g000c0\nthe seed, for once\nfalse'
 }
 
-@test "hypothesize: 9 avenues, 4 plans, uplift_min above uplift_max, innovation 11: each is asked again with the reason" {
+@test "hypothesize: 9 avenues, 4 plans, uplift_min above uplift_max, innovation 11, a kind that is no word: each is asked again with the reason" {
 	local case n=0
 	local -A reasons=(
 		[avenues9]='"avenues" holds 9 entries, not 10'
 		[plans4]='"plans" holds 4 plans, not 5'
 		[minmax]='plan 2: uplift_min 20 is above uplift_max 15'
 		[innov11]='plan 4: field "innovation" is not an integer from 1 to 10'
+		[kind]='plan 1: field "kind" is not a word of at most 40 characters'
 	)
 	plans_reply avenues9 'del(.avenues[-1])'
 	plans_reply plans4 'del(.plans[-1])'
 	plans_reply minmax '.plans[2].uplift_min = 20'
 	plans_reply innov11 '.plans[4].innovation = 11'
+	plans_reply kind '.plans[1].kind = 3'
 	serve hyp=plans.json
-	for case in avenues9 plans4 minmax innov11; do
+	for case in avenues9 plans4 minmax innov11 kind; do
 		rm -rf pop
 		use seed
 		reserve hyp=$case,plans.json

@@ -31,12 +31,13 @@ check_reply(const char *text, void *arg, char **why)
 /* The model's plans; on two unusable replies the offline proposer's, said so. */
 static cJSON *
 ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *run, const struct ks_cand *base,
-    struct ks_cand *c, size_t n)
+    const struct ks_cand *ref, struct ks_cand *c, size_t n)
 {
 	char *task = NULL, *target = NULL, *knowledge = NULL, *findings = NULL, *pop = NULL, *code = NULL;
 	char *prompt = NULL, *why = NULL, *g = ks_easprintf("%ld", gen), *k = ks_easprintf("%ld", run->k);
 	struct ks_problem p;
 	cJSON *h = NULL;
+	size_t budget;
 	int rc;
 
 	if (ks_problem_load(run->problem, &p) < 0) {
@@ -44,12 +45,12 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 		free(k);
 		return NULL;
 	}
-	if (!(task = ks_ctx_file(&p, "task")) || !(target = ks_ctx_target(run->target, c, n)) ||
-	    !(code = ks_cand_code(base)))
+	if (ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_file(&p, "task")) ||
+	    !(target = ks_ctx_target(run->target, c, n)) || !(code = ks_cand_code(base)))
 		goto out;
 	knowledge = ks_ctx_knowledge(&p);
-	findings = ks_ctx_findings(c, n);
-	pop = ks_ctx_population(c, n, &p);
+	findings = ks_ctx_findings(c, n, budget);
+	pop = ks_ctx_population(c, n, &p, base, ref, budget);
 	const char *keys[] = { "generation", "k", "task", "target", "knowledge", "findings", "population",
 		"base_id", "base_code" };
 	const char *vals[] = { g, k, task, target, knowledge, findings, pop, base->id, code };
@@ -108,7 +109,7 @@ hypothesize(const char *dir, const char *out)
 	    ks_select_load(dir, c, n, &base, &ref) < 0)
 		goto out_run;
 	if (online == 0)
-		h = ask_model(&llm, dir, gen, &run, base, c, n);
+		h = ask_model(&llm, dir, gen, &run, base, ref, c, n);
 	else {
 		char *why = NULL;
 

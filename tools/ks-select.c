@@ -60,14 +60,16 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 	struct pick pk = { c, n, NULL };
 	char *pop = NULL, *task = NULL, *target = NULL, *prompt = NULL, *why = NULL, *g;
 	cJSON *sel = NULL;
+	size_t budget;
 	int rc;
 
 	if (ks_problem_load(run->problem, &p) < 0)
 		return NULL;
 	g = ks_easprintf("%ld", gen);
-	if (!(task = ks_ctx_file(&p, "task")) || !(target = ks_ctx_target(run->target, c, n)))
+	if (ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_file(&p, "task")) ||
+	    !(target = ks_ctx_target(run->target, c, n)))
 		goto out;
-	pop = ks_ctx_population(c, n, &p);
+	pop = ks_ctx_population(c, n, &p, NULL, NULL, budget);
 	const char *keys[] = { "generation", "task", "target", "population" };
 	const char *vals[] = { g, task, target, pop };
 	if (!(prompt = ks_prompt_render("select", keys, vals, 4)) || ks_mkdir_p(dir) < 0)

@@ -531,8 +531,17 @@ cJSON *ks_reply_json(const char *text, char **why);
 char *ks_reply_code(const char *text, const char *entry, char **why);
 
 /* ks_context.c: what the LLM stages show the model, and how they ask */
-char *ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p);
-char *ks_ctx_findings(const struct ks_cand *c, size_t n);
+/*
+ * KS_CONTEXT_CHARS: the most characters of one section of a prompt (the
+ * population, the findings); 0, or -1 with a message when it is malformed.
+ */
+#define KS_CONTEXT_CHARS_DEFAULT 16000
+int ks_ctx_budget(size_t *budget);
+/* the population (base and ref may be NULL: not chosen yet), within budget */
+char *ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p, const struct ks_cand *base,
+    const struct ks_cand *ref, size_t budget);
+/* each plan with what it measured, within budget */
+char *ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget);
 char *ks_ctx_target(const char *target, const struct ks_cand *c, size_t n);  /* prompts/targets/<t>.md */
 char *ks_ctx_knowledge(const struct ks_problem *p);  /* prompts/knowledge + the problem's knowledge/ */
 char *ks_ctx_file(const struct ks_problem *p, const char *key);  /* a problem file's text */

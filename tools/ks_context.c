@@ -43,68 +43,441 @@ add_resources(struct ks_buf *b, const struct ks_cand *c)
 	free(path);
 }
 
+int
+ks_ctx_budget(size_t *budget)
+{
+	const char *e = getenv("KS_CONTEXT_CHARS");
+	long v = KS_CONTEXT_CHARS_DEFAULT;
+
+	if (e && *e && ks_parse_int(e, 1000, 100000000L, &v) < 0) {
+		ks_warnx("KS_CONTEXT_CHARS must be an integer from 1000 to 100000000 (characters of one section "
+		    "of a prompt), not '%s'", e);
+		return -1;
+	}
+	*budget = (size_t)v;
+	return 0;
+}
+
+/* A kernel in full: its line, its time per shape or why it failed, its resources. */
+static void
+add_kernel_full(struct ks_buf *b, const struct ks_cand *c, const struct ks_problem *p)
+{
+	const cJSON *r;
+
+	ks_buf_printf(b, "- %s (base %s, reference %s; plan: %s): status %s", c->id, parent_of(c, "base"),
+	    parent_of(c, "reference"), plan_title(c), c->status ? c->status : "not benched");
+	if (c->score_us > 0)
+		ks_buf_printf(b, ", score %.2f us", c->score_us);
+	ks_buf_puts(b, "\n");
+	if (c->score_us > 0) {
+		ks_buf_puts(b, "  per shape:");
+		cJSON_ArrayForEach(r, c->bench.results) {
+			char *shape = ks_shape_name(ks_json_obj(r, "shape", NULL), p->dims);
+			double t = 0;
+
+			ks_json_num(r, "time_us", NULL, &t);
+			ks_buf_printf(b, " %s %.2f us;", shape, t);
+			free(shape);
+		}
+		ks_buf_puts(b, "\n");
+	} else if (c->bench.message) {
+		ks_buf_printf(b, "  why: %.300s\n", c->bench.message);
+	}
+	add_resources(b, c);
+}
+
+/* A kernel in one line: id, plan, status and score. */
+static void
+add_kernel_line(struct ks_buf *b, const struct ks_cand *c)
+{
+	ks_buf_printf(b, "- %s (plan: %s): %s", c->id, plan_title(c), c->status ? c->status : "not benched");
+	if (c->score_us > 0)
+		ks_buf_printf(b, ", %.2f us", c->score_us);
+	ks_buf_puts(b, "\n");
+}
+
+/* The index in c of the kernel with this id, or -1. */
+static long
+find_id(const struct ks_cand *c, size_t n, const char *id)
+{
+	long gen, slot;
+
+	if (!id || ks_id_parse(id, &gen, &slot) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (c[i].gen == gen && c[i].slot == slot)
+			return (long)i;
+	return -1;
+}
+
+static int
+by_score(const void *x, const void *y, void *arg)
+{
+	const struct ks_cand *c = arg;
+	double a = c[*(const size_t *)x].score_us, b = c[*(const size_t *)y].score_us;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * Appends piece to b when b stays within limit; returns 0, or -1 (b as
+ * it was) when it would not.
+ */
+static int
+add_within(struct ks_buf *b, const struct ks_buf *piece, size_t limit)
+{
+	if (b->len + piece->len > limit)
+		return -1;
+	ks_buf_add(b, piece->s, piece->len);
+	return 0;
+}
+
+/* The best kernels in full, as many as fit under limit; marks them shown. */
+static void
+add_best(struct ks_buf *b, const struct ks_cand *c, size_t n, const struct ks_problem *p, char *shown,
+    size_t limit)
+{
+	size_t *ok = ks_ecalloc(n ? n : 1, sizeof(*ok)), nok = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i].score_us > 0)
+			ok[nok++] = i;
+	qsort_r(ok, nok, sizeof(*ok), by_score, (void *)c);
+	ks_buf_printf(b, "### The best kernels by score (%zu correct of %zu)\n", nok, n);
+	for (size_t i = 0; i < nok; i++) {
+		struct ks_buf e = { 0 };
+
+		add_kernel_full(&e, &c[ok[i]], p);
+		if (add_within(b, &e, limit) < 0) {
+			ks_buf_free(&e);
+			break;
+		}
+		shown[ok[i]] = 1;
+		ks_buf_free(&e);
+	}
+	free(ok);
+}
+
+/* who's ancestry through base links, nearest first, under limit; kernels shown above get their id only */
+static void
+add_lineage(struct ks_buf *b, const struct ks_cand *c, size_t n, const struct ks_cand *who, const char *role,
+    char *shown, size_t limit)
+{
+	long i = find_id(c, n, who->id), steps = 0;
+
+	ks_buf_printf(b, "### The lineage of the %s %s: its base, that kernel's base, back to the seed\n", role,
+	    who->id);
+	while (i >= 0 && steps++ <= (long)n) {
+		struct ks_buf e = { 0 };
+		long up = find_id(c, n, c[i].cand.base);
+
+		/* a kernel shown above: its id; one of an earlier lineage: the rest is the same */
+		if (shown[i] == 2 && i != find_id(c, n, who->id)) {
+			ks_buf_printf(b, "- %s, and from there on as above\n", c[i].id);
+			ks_buf_free(&e);
+			return;
+		}
+		if (shown[i])
+			ks_buf_printf(&e, "- %s (above)\n", c[i].id);
+		else
+			add_kernel_line(&e, &c[i]);
+		if (add_within(b, &e, limit) < 0) {
+			long left = 0;
+
+			for (; i >= 0 && left <= (long)n; i = find_id(c, n, c[i].cand.base))
+				left++;
+			ks_buf_printf(b, "- ... and %ld earlier ancestors, back to the seed\n", left);
+			ks_buf_free(&e);
+			return;
+		}
+		shown[i] = 2;
+		ks_buf_free(&e);
+		i = up == i ? -1 : up;
+	}
+}
+
+/* counts of the kernels of generations [lo, hi] by status, and the best */
+static void
+add_generations_line(struct ks_buf *b, const struct ks_cand *c, size_t n, long lo, long hi)
+{
+	static const char *const statuses[] = { "ok", "incorrect", "build_failed", "rejected", "crashed",
+		"timeout", "stale" };
+	size_t count[8] = { 0 }, total = 0, other = 0;
+	const struct ks_cand *best = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t s;
+
+		if (c[i].gen < lo || c[i].gen > hi)
+			continue;
+		total++;
+		for (s = 0; s < 7 && (!c[i].status || strcmp(c[i].status, statuses[s]) != 0); s++)
+			;
+		s < 7 ? count[s]++ : other++;
+		if (c[i].score_us > 0 && (!best || c[i].score_us < best->score_us))
+			best = &c[i];
+	}
+	if (lo == hi)
+		ks_buf_printf(b, "- generation %ld: %zu kernels", lo, total);
+	else
+		ks_buf_printf(b, "- generations %ld to %ld: %zu kernels", lo, hi, total);
+	for (size_t s = 0; s < 7; s++)
+		if (count[s])
+			ks_buf_printf(b, ", %zu %s", count[s], statuses[s]);
+	if (other)
+		ks_buf_printf(b, ", %zu not benched", other);
+	if (best)
+		ks_buf_printf(b, "; best %.2f us (%s)", best->score_us, best->id);
+	ks_buf_puts(b, "\n");
+}
+
+/* a line per generation, the newest first; the oldest that do not fit, in one line */
+static void
+add_generations(struct ks_buf *b, const struct ks_cand *c, size_t n, size_t limit)
+{
+	long last = 0;
+
+	for (size_t i = 0; i < n; i++)
+		last = c[i].gen > last ? c[i].gen : last;
+	ks_buf_puts(b, "### Each generation, the newest first\n");
+	for (long g = last; g >= 0; g--) {
+		struct ks_buf e = { 0 };
+
+		add_generations_line(&e, c, n, g, g);
+		/* room is kept for the line that sums up the rest */
+		if (g > 0 && add_within(b, &e, limit > 200 ? limit - 200 : 0) < 0) {
+			add_generations_line(b, c, n, 0, g);
+			ks_buf_free(&e);
+			return;
+		}
+		if (g == 0)
+			ks_buf_add(b, e.s, e.len);
+		ks_buf_free(&e);
+	}
+}
+
+/*
+ * Every kernel in full while that fits the budget.  Beyond it (hundreds
+ * of generations), what a scientist would look at: the best kernels in
+ * full, the lineage of the base and the reference a line each, and a
+ * line per generation, the newest first, in shares of the budget.
+ */
 char *
-ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p)
+ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p, const struct ks_cand *base,
+    const struct ks_cand *ref, size_t budget)
 {
 	struct ks_buf b = { 0 };
+	char *shown;
 
 	ks_buf_add(&b, "", 0);
-	for (size_t i = 0; i < n; i++) {
-		const cJSON *res = c[i].bench.results, *r;
-		const char *msg = c[i].bench.message;
-
-		ks_buf_printf(&b, "- %s (base %s, reference %s; plan: %s): status %s", c[i].id, parent_of(&c[i], "base"),
-		    parent_of(&c[i], "reference"), plan_title(&c[i]), c[i].status ? c[i].status : "not benched");
-		if (c[i].score_us > 0)
-			ks_buf_printf(&b, ", score %.2f us", c[i].score_us);
-		ks_buf_puts(&b, "\n");
-		if (c[i].score_us > 0) {
-			ks_buf_puts(&b, "  per shape:");
-			cJSON_ArrayForEach(r, res) {
-				char *shape = ks_shape_name(ks_json_obj(r, "shape", NULL), p->dims);
-				double t = 0;
-
-				ks_json_num(r, "time_us", NULL, &t);
-				ks_buf_printf(&b, " %s %.2f us;", shape, t);
-				free(shape);
-			}
-			ks_buf_puts(&b, "\n");
-		} else if (msg) {
-			ks_buf_printf(&b, "  why: %.300s\n", msg);
-		}
-		add_resources(&b, &c[i]);
-	}
+	for (size_t i = 0; i < n; i++)
+		add_kernel_full(&b, &c[i], p);
+	if (b.len <= budget)
+		return b.s;
+	b.len = 0;
+	b.s[0] = '\0';
+	shown = ks_ecalloc(n ? n : 1, 1);
+	ks_buf_printf(&b, "(%zu kernels: more than KS_CONTEXT_CHARS=%zu characters in full, so a selection)\n", n,
+	    budget);
+	add_best(&b, c, n, p, shown, budget * 45 / 100);
+	if (base)
+		add_lineage(&b, c, n, base, "base", shown, b.len + budget * 15 / 100);
+	if (ref && ref != base)
+		add_lineage(&b, c, n, ref, "reference", shown, b.len + budget * 10 / 100);
+	add_generations(&b, c, n, budget);
+	free(shown);
 	return b.s;
 }
 
+/* The plan's kind as the model named it; the offline proposer's are "tuning"; else "other". */
+static const char *
+plan_kind(const cJSON *plan)
+{
+	const char *k = ks_json_str(plan, "kind", NULL);
+
+	if (k && *k)
+		return k;
+	return cJSON_GetObjectItemCaseSensitive(plan, "changes") ? "tuning" : "other";
+}
+
+/* measured uplift over the base in percent; 0 with none (a failure, or no base score) */
+static int
+uplift(const struct ks_cand *c, size_t n, const struct ks_cand *k, double *pct)
+{
+	long bi = find_id(c, n, k->cand.base);
+
+	if (k->score_us > 0 && bi >= 0 && c[bi].score_us > 0) {
+		*pct = (c[bi].score_us / k->score_us - 1) * 100;
+		return 1;
+	}
+	return 0;
+}
+
+/* One finding in full: the plan, what it expected, what it measured or why it failed. */
+static void
+add_finding(struct ks_buf *b, const struct ks_cand *c, size_t n, const struct ks_cand *k)
+{
+	long bi = find_id(c, n, k->cand.base);
+	double lo = 0, hi = 0, pct;
+
+	ks_json_num(k->cand.plan, "uplift_min", NULL, &lo);
+	ks_json_num(k->cand.plan, "uplift_max", NULL, &hi);
+	ks_buf_printf(b, "- generation %ld, %s from %s: \"%s\" (expected %+.0f%% to %+.0f%%): ", k->gen, k->id,
+	    parent_of(k, "base"), plan_title(k), lo, hi);
+	if (uplift(c, n, k, &pct))
+		ks_buf_printf(b, "measured %+.1f%% (%.2f us against %.2f us)\n", pct, k->score_us, c[bi].score_us);
+	else if (k->bench.message)
+		ks_buf_printf(b, "%s: %.200s\n", k->status ? k->status : "not benched", k->bench.message);
+	else
+		ks_buf_printf(b, "%s\n", k->status ? k->status : "not benched");
+}
+
+struct kind_pick {
+	const struct ks_cand *c;
+	size_t n;
+};
+
+/* the kernels of plans of one kind: newest first */
+static size_t
+kind_members(const struct ks_cand *c, size_t n, const char *kind, size_t *out)
+{
+	size_t m = 0;
+
+	for (size_t i = n; i-- > 0;)
+		if (cJSON_IsObject(c[i].cand.plan) && strcmp(plan_kind(c[i].cand.plan), kind) == 0)
+			out[m++] = i;
+	return m;
+}
+
+static int
+by_uplift(const void *x, const void *y, void *arg)
+{
+	const struct kind_pick *k = arg;
+	double a = -1e300, b = -1e300;
+
+	uplift(k->c, k->n, &k->c[*(const size_t *)x], &a);
+	uplift(k->c, k->n, &k->c[*(const size_t *)y], &b);
+	return (a < b) - (a > b);
+}
+
+/*
+ * A kind of plan: a line of counts, then in full, as the share allows,
+ * the most recent, the largest wins and the most recent failures that
+ * say why.
+ */
+static void
+add_kind(struct ks_buf *b, const struct ks_cand *c, size_t n, const char *kind, size_t *m, size_t nm,
+    size_t limit)
+{
+	size_t faster = 0, slower = 0, failed = 0, *order = ks_ecalloc(3 * nm + 1, sizeof(*order)), no = 0;
+	char *done = ks_ecalloc(n ? n : 1, 1);
+	struct kind_pick kp = { c, n };
+	const struct ks_cand *best = NULL;
+	double pct, best_pct = 0;
+
+	for (size_t i = 0; i < nm; i++) {
+		const struct ks_cand *k = &c[m[i]];
+
+		if (uplift(c, n, k, &pct)) {
+			pct > 0 ? faster++ : slower++;
+			if (!best || pct > best_pct)
+				best = k, best_pct = pct;
+		} else if (k->status && strcmp(k->status, "ok") != 0) {
+			failed++;
+		}
+	}
+	ks_buf_printf(b, "### %s: %zu plans, %zu faster than their base", kind, nm, faster);
+	if (best && best_pct > 0)
+		ks_buf_printf(b, " (best %+.1f%%, %s)", best_pct, best->id);
+	ks_buf_printf(b, ", %zu slower, %zu failed\n", slower, failed);
+	/* the order of showing: 3 newest, then the largest wins, then failures with a reason, then the rest */
+	for (size_t i = 0; i < nm && i < 3; i++)
+		order[no++] = m[i];
+	size_t *wins = ks_ecalloc(nm + 1, sizeof(*wins));
+	memcpy(wins, m, nm * sizeof(*m));
+	qsort_r(wins, nm, sizeof(*wins), by_uplift, &kp);
+	for (size_t i = 0; i < nm && i < 3; i++)
+		order[no++] = wins[i];
+	/* failures that say why, each reason once: the same reason again teaches nothing */
+	for (size_t i = 0; i < nm; i++) {
+		const char *why = c[m[i]].bench.message;
+		size_t j;
+
+		if (!why || c[m[i]].score_us > 0)
+			continue;
+		for (j = 0; j < i && !(c[m[j]].bench.message && c[m[j]].score_us <= 0 &&
+		    strncmp(c[m[j]].bench.message, why, 40) == 0); j++)
+			;
+		if (j == i)
+			order[no++] = m[i];
+	}
+	for (size_t i = 0; i < nm; i++)
+		order[no++] = m[i];
+	for (size_t i = 0; i < no; i++) {
+		struct ks_buf e = { 0 };
+
+		if (done[order[i]])
+			continue;
+		add_finding(&e, c, n, &c[order[i]]);
+		if (add_within(b, &e, limit) < 0) {
+			ks_buf_free(&e);
+			break;
+		}
+		done[order[i]] = 1;
+		ks_buf_free(&e);
+	}
+	free(wins);
+	free(order);
+	free(done);
+}
+
+/*
+ * Every plan with what it measured, while that fits the budget.  Beyond
+ * it, grouped by the plan's kind: a line of counts for each kind, then as
+ * many plans in full as its share allows.
+ */
 char *
-ks_ctx_findings(const struct ks_cand *c, size_t n)
+ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget)
 {
 	struct ks_buf b = { 0 };
+	size_t *m, nkinds = 0, nplans = 0;
+	const char **kinds;
 
 	ks_buf_add(&b, "", 0);
-	for (size_t i = 0; i < n; i++) {
-		const cJSON *plan = c[i].cand.plan;
-		const struct ks_cand *base = NULL;
-		double lo = 0, hi = 0;
-
-		if (!cJSON_IsObject(plan))
-			continue;
-		for (size_t j = 0; j < n; j++)
-			if (strcmp(c[j].id, parent_of(&c[i], "base")) == 0)
-				base = &c[j];
-		ks_json_num(plan, "uplift_min", NULL, &lo);
-		ks_json_num(plan, "uplift_max", NULL, &hi);
-		ks_buf_printf(&b, "- generation %ld, %s from %s: \"%s\" (expected %+.0f%% to %+.0f%%): ", c[i].gen, c[i].id,
-		    parent_of(&c[i], "base"), plan_title(&c[i]), lo, hi);
-		if (c[i].score_us > 0 && base && base->score_us > 0)
-			ks_buf_printf(&b, "measured %+.1f%% (%.2f us against %.2f us)\n",
-			    (base->score_us / c[i].score_us - 1) * 100, c[i].score_us, base->score_us);
-		else
-			ks_buf_printf(&b, "%s\n", c[i].status ? c[i].status : "not benched");
-	}
+	for (size_t i = 0; i < n; i++)
+		if (cJSON_IsObject(c[i].cand.plan)) {
+			add_finding(&b, c, n, &c[i]);
+			nplans++;
+		}
 	if (b.len == 0)
 		ks_buf_puts(&b, "(none yet: this is the first generation)\n");
+	if (b.len <= budget)
+		return b.s;
+	b.len = 0;
+	b.s[0] = '\0';
+	m = ks_ecalloc(n, sizeof(*m));
+	kinds = ks_ecalloc(n, sizeof(*kinds));
+	for (size_t i = 0; i < n; i++) {
+		const char *k;
+		size_t j;
+
+		if (!cJSON_IsObject(c[i].cand.plan))
+			continue;
+		k = plan_kind(c[i].cand.plan);
+		for (j = 0; j < nkinds && strcmp(kinds[j], k) != 0; j++)
+			;
+		if (j == nkinds)
+			kinds[nkinds++] = k;
+	}
+	ks_buf_printf(&b, "(%zu plans: more than KS_CONTEXT_CHARS=%zu characters in full, so by kind: the newest, "
+	    "the largest wins and failures that say why)\n", nplans, budget);
+	for (size_t j = 0; j < nkinds; j++) {
+		size_t nm = kind_members(c, n, kinds[j], m);
+
+		add_kind(&b, c, n, kinds[j], m, nm, b.len + (budget - b.len) / (nkinds - j));
+	}
+	free(m);
+	free(kinds);
 	return b.s;
 }
 

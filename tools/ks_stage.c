@@ -96,6 +96,12 @@ plan_validate(const cJSON *plan, int i, char **why)
 		*why = ks_easprintf("plan %d: uplift_min %g is above uplift_max %g", i, lo, hi);
 		return -1;
 	}
+	/* optional: the findings of a long run are grouped by it */
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(plan, "kind");
+	if (kind && (!cJSON_IsString(kind) || !*kind->valuestring || strlen(kind->valuestring) > 40)) {
+		*why = ks_easprintf("plan %d: field \"kind\" is not a word of at most 40 characters", i);
+		return -1;
+	}
 	return 0;
 }
 
