@@ -150,7 +150,7 @@ slot_report() {
 			| select(contains($plan.description))] as $hits
 		| ($hits[0] // "") as $p
 		| "requests with the plan: \($hits | length)",
-		  "seed shown (base and reference): \($p | count($seed))",
+		  "seed shown (the reference is the base: once): \($p | count($seed))",
 		  (("title", "description", "rubric") as $k | "\($k) shown: \($p | count($plan[$k]))"),
 		  "id: \($cand.id)",
 		  "parents: \($cand.parents | tojson)",
@@ -226,7 +226,7 @@ slot_report() {
 		run slot_report "$s" "${plans[s]}"
 		assert_output - <<-EOF
 			requests with the plan: 1
-			seed shown (base and reference): 2
+			seed shown (the reference is the base: once): 1
 			title shown: 1
 			description shown: 1
 			rubric shown: 1
@@ -553,6 +553,33 @@ slot_report() {
 	assert_output --regexp "^the kernel starts a thread or a process"
 }
 
+@test "implement shows the writer the selector's reason, the times per shape of base and reference, and the notes" {
+	use three
+	mkdir -p pop/gen-002
+	jq -n '{base: "g001c0", reference: "g000c0", reason: "g001c0 is the fastest; g000c0 keeps the other loop order"}' \
+		>pop/gen-002/select.json
+	serve hyp=plans.json impl=code.md
+	run -0 ks-hypothesize pop/gen-002
+	run -0 ks-implement pop/gen-002/c0
+	run prompt 2
+	assert_output --partial $'## Why this base and this reference\n\ng001c0 is the fastest; g000c0 keeps the other loop order\n'
+	assert_output --partial $'## The base kernel, g001c0\n\nMeasured: score 80.00 us; per shape: 8x8x8 80.00 us; 8x8x8 80.00 us; 8x8x8 80.00 us;\n'
+	assert_output --partial $'## A reference kernel worth learning from, g000c0\n\nMeasured: score 100.00 us; per shape: 8x8x8 100.00 us;'
+	assert_output --partial "$(cat pop/gen-000/c0/kernel.c)"
+	assert_output --partial "$(head -n 3 "$KS_ROOT/prompts/knowledge/experiments.md" | tail -n 1)"
+	refute_output --partial "The reference kernel is the base itself"
+}
+
+@test "implement in generation 1: the reference is the base, shown once" {
+	use seed
+	serve hyp=plans.json impl=code.md
+	run -0 ks-hypothesize pop/gen-001
+	run -0 ks-implement pop/gen-001/c0
+	run prompt 2
+	assert_output --partial $'The reference kernel is the base itself, g000c0: there is no other to learn from yet.\n'
+	refute_output --partial "## A reference kernel worth learning from"
+}
+
 @test "implement: a kernel that does not compile goes back to the model with the diagnostics; the fix is handed over" {
 	use seed
 	sed 's/^\tint i0;$/\tint i0 = undeclared_thing_xyz;/' code.c >broken.c
@@ -570,6 +597,9 @@ slot_report() {
 	assert_output --partial "$(cat broken.c)"
 	assert_output --regexp "undeclared_thing_xyz.{0,20} undeclared"
 	assert_output --partial "error"
+	# with the plan it carries out (kept plan 1 of plans.json)
+	assert_output --partial "## The plan it carries out: Loop order ikj"$'\n\n'"stream rows of B, vectorize over j"
+	assert_output --partial $'Changes to make:\n\nuse the i-k-j loop order'
 	# ks-implement hands over the fix, and keeps the repair in its own file
 	cmp code.c pop/gen-001/c0/kernel.c
 	run jf pop/gen-001/c0/candidate.json '.repairs | length' '.repairs[0].try' '.repairs[0].ok' \

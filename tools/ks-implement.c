@@ -105,15 +105,53 @@ plan_text(const cJSON *plan, const char *key)
 }
 
 /*
+ * The reference's part of the prompt: its times and code, or, when it is
+ * the base itself (generation 1), a line saying so: the kernel is shown
+ * once.
+ */
+static char *
+reference_section(const struct slot *s, const struct ks_problem *p, const struct ks_cand *base,
+    const struct ks_cand *ref, const char *rcode)
+{
+	char *times, *out;
+
+	if (ref == base || strcmp(ref->id, base->id) == 0)
+		return ks_easprintf("The reference kernel is the base itself, %s: there is no other to learn from "
+		    "yet.\n", base->id);
+	times = ks_ctx_times(ref, p);
+	out = ks_easprintf("## A reference kernel worth learning from, %s\n\nMeasured: %s\n\n```%s\n%s```\n",
+	    ref->id, times, s->target->ext, rcode);
+	free(times);
+	return out;
+}
+
+/* select.json's reason, or a line saying there is none */
+static char *
+selection_reason(const struct slot *s)
+{
+	char *gdir = ks_gen_dir(s->root, s->gen), *path = ks_easprintf("%s/select.json", gdir), *out;
+	struct ks_select_rec sel;
+
+	out = ks_select_rec_load(path, 0, &sel) == 0 && sel.reason ? ks_estrdup(sel.reason) :
+	    ks_estrdup("(no reason given)");
+	ks_select_rec_free(&sel);
+	free(path);
+	free(gdir);
+	return out;
+}
+
+/*
  * The model writes the kernel from the base, the reference, the task and
- * the plan.  Two unusable replies make a rejected candidate (*rejected
- * says why), not a tool error.
+ * the plan, with the selector's reason, both kernels' times per shape and
+ * the knowledge notes.  Two unusable replies make a rejected candidate
+ * (*rejected says why), not a tool error.
  */
 static char *
 ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, const struct ks_cand *base,
     const struct ks_cand *ref, const cJSON *plan, struct ks_cand *c, size_t n, char **rejected)
 {
-	char *task = NULL, *target = NULL, *bcode = NULL, *rcode = NULL, *prompt = NULL;
+	char *task = NULL, *target = NULL, *bcode = NULL, *rcode = NULL, *prompt = NULL, *knowledge = NULL;
+	char *btimes = NULL, *rsection = NULL, *reason = NULL;
 	char *title = plan_text(plan, "title"), *desc = plan_text(plan, "description"), *rubric = plan_text(plan, "rubric");
 	const char *entry_point = ks_json_str(p->json, "entry_point", p->path);
 	struct ks_code_check cc = { p->entry_name, NULL, cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
@@ -121,11 +159,16 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, 
 	if (!entry_point || !(task = ks_ctx_file(p, "task")) || !(target = ks_ctx_target(s->run.target, c, n)) ||
 	    !(bcode = ks_cand_code(base)) || !(rcode = ks_cand_code(ref)))
 		goto out;
+	knowledge = ks_ctx_knowledge(p);
+	btimes = ks_ctx_times(base, p);
+	rsection = reference_section(s, p, base, ref, rcode);
+	reason = selection_reason(s);
 	const char *keys[] = { "task", "target", "entry_point", "language", "base_id", "base_code", "reference_id",
-		"reference_code", "plan_title", "plan_description", "plan_rubric" };
+		"reference_code", "plan_title", "plan_description", "plan_rubric", "knowledge", "base_times",
+		"reference", "selection_reason" };
 	const char *vals[] = { task, target, entry_point, s->target->ext, base->id, bcode, ref->id, rcode, title,
-		desc, rubric };
-	if (!(prompt = ks_prompt_render("implement", keys, vals, 11)) || ks_mkdir_p(s->dir) < 0)
+		desc, rubric, knowledge, btimes, rsection, reason };
+	if (!(prompt = ks_prompt_render("implement", keys, vals, 15)) || ks_mkdir_p(s->dir) < 0)
 		goto out;
 	if (ks_ask(llm, prompt, s->dir, "implement", ks_check_code, &cc, rejected) != 1) {
 		free(*rejected);
@@ -137,6 +180,10 @@ out:
 	free(bcode);
 	free(rcode);
 	free(prompt);
+	free(knowledge);
+	free(btimes);
+	free(rsection);
+	free(reason);
 	free(title);
 	free(desc);
 	free(rubric);
@@ -193,18 +240,22 @@ out:
 
 /* The model's fix for code that did not compile; NULL when it gave none (or on an error: said). */
 static char *
-ask_repair(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, int attempt, const char *code,
-    const char *diagnostics)
+ask_repair(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, const cJSON *plan, int attempt,
+    const char *code, const char *diagnostics)
 {
 	struct ks_code_check cc = { p->entry_name, NULL, cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
 	char *task = ks_ctx_file(p, "task"), *target = ks_ctx_target(s->target->name, NULL, 0);
 	char *prompt = NULL, *name = ks_easprintf("repair%d", attempt), *why;
 	const char *entry_point = ks_json_str(p->json, "entry_point", p->path);
 
+	char *title = plan_text(plan, "title"), *desc = plan_text(plan, "description"), *rubric = plan_text(plan, "rubric");
+
 	if (task && target && entry_point) {
-		const char *keys[] = { "task", "target", "entry_point", "language", "code", "diagnostics" };
-		const char *vals[] = { task, target, entry_point, s->target->ext, code, diagnostics };
-		if ((prompt = ks_prompt_render("repair", keys, vals, 6)) &&
+		const char *keys[] = { "task", "target", "entry_point", "language", "code", "diagnostics", "plan_title",
+			"plan_description", "plan_rubric" };
+		const char *vals[] = { task, target, entry_point, s->target->ext, code, diagnostics, title, desc,
+			rubric };
+		if ((prompt = ks_prompt_render("repair", keys, vals, 9)) &&
 		    ks_ask(llm, prompt, s->dir, name, ks_check_code, &cc, &why) == 1) {
 			ks_info("'%s': repair %d gave no usable code: %s", s->dir, attempt, why);
 			free(why);
@@ -214,6 +265,9 @@ ask_repair(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p,
 	free(target);
 	free(prompt);
 	free(name);
+	free(title);
+	free(desc);
+	free(rubric);
 	return cc.code;
 }
 
@@ -225,7 +279,8 @@ ask_repair(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p,
  * not compile; NULL on a tool error (said).
  */
 static char *
-repaired(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, int tries, char *code, cJSON *repairs)
+repaired(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, const cJSON *plan, int tries,
+    char *code, cJSON *repairs)
 {
 	char *diag = NULL, *fix;
 	int ok;
@@ -240,7 +295,7 @@ repaired(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, i
 		cJSON_AddNumberToObject(entry, "try", t);
 		cJSON_AddStringToObject(entry, "diagnostics", diag);
 		cJSON_AddItemToArray(repairs, entry);
-		if (!(fix = ask_repair(s, llm, p, t, code, diag))) {
+		if (!(fix = ask_repair(s, llm, p, plan, t, code, diag))) {
 			cJSON_AddBoolToObject(entry, "ok", 0);
 			break;
 		}
@@ -312,7 +367,7 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 		goto out;
 	} else if (!(src = ask_model(s, &llm, &p, base, ref, plan, c, n, rejected)) && !*rejected) {
 		goto out;
-	} else if (src && !(src = repaired(s, &llm, &p, tries, src, repairs))) {
+	} else if (src && !(src = repaired(s, &llm, &p, plan, tries, src, repairs))) {
 		goto out;
 	}
 	*cand = new_candidate(s, base->id, ref->id, online == 0 && !cJSON_GetObjectItemCaseSensitive(plan, "changes")

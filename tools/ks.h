@@ -540,6 +540,8 @@ int ks_ctx_budget(size_t *budget);
 /* the population (base and ref may be NULL: not chosen yet), within budget */
 char *ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p, const struct ks_cand *base,
     const struct ks_cand *ref, size_t budget);
+/* "score S us; per shape: MxNxK T us; ..." of a measured kernel, else why not */
+char *ks_ctx_times(const struct ks_cand *c, const struct ks_problem *p);
 /* each plan with what it measured, within budget */
 char *ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget);
 char *ks_ctx_target(const char *target, const struct ks_cand *c, size_t n);  /* prompts/targets/<t>.md */

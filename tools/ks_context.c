@@ -86,6 +86,26 @@ add_kernel_full(struct ks_buf *b, const struct ks_cand *c, const struct ks_probl
 	add_resources(b, c);
 }
 
+char *
+ks_ctx_times(const struct ks_cand *c, const struct ks_problem *p)
+{
+	struct ks_buf b = { 0 };
+	const cJSON *r;
+
+	if (!(c->score_us > 0))
+		return ks_easprintf("%s: not measured (status %s)", c->id, c->status ? c->status : "not benched");
+	ks_buf_printf(&b, "score %.2f us; per shape:", c->score_us);
+	cJSON_ArrayForEach(r, c->bench.results) {
+		char *shape = ks_shape_name(ks_json_obj(r, "shape", NULL), p->dims);
+		double t = 0;
+
+		ks_json_num(r, "time_us", NULL, &t);
+		ks_buf_printf(&b, " %s %.2f us;", shape, t);
+		free(shape);
+	}
+	return b.s;
+}
+
 /* A kernel in one line: id, plan, status and score. */
 static void
 add_kernel_line(struct ks_buf *b, const struct ks_cand *c)
