@@ -45,10 +45,10 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 		free(k);
 		return NULL;
 	}
-	if (ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_file(&p, "task")) ||
+	if (ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_task(&p, run->target)) ||
 	    !(target = ks_ctx_target(run->target, c, n)) || !(code = ks_cand_code(base)))
 		goto out;
-	knowledge = ks_ctx_knowledge(&p);
+	knowledge = ks_ctx_knowledge(&p, run->target);
 	findings = ks_ctx_findings(c, n, budget);
 	pop = ks_ctx_population(c, n, &p, base, ref, budget);
 	const char *keys[] = { "generation", "k", "task", "target", "knowledge", "findings", "population",

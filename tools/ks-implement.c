@@ -156,10 +156,10 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, 
 	const char *entry_point = ks_json_str(p->json, "entry_point", p->path);
 	struct ks_code_check cc = { p->entry_name, NULL, cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
 
-	if (!entry_point || !(task = ks_ctx_file(p, "task")) || !(target = ks_ctx_target(s->run.target, c, n)) ||
+	if (!entry_point || !(task = ks_ctx_task(p, s->run.target)) || !(target = ks_ctx_target(s->run.target, c, n)) ||
 	    !(bcode = ks_cand_code(base)) || !(rcode = ks_cand_code(ref)))
 		goto out;
-	knowledge = ks_ctx_knowledge(p);
+	knowledge = ks_ctx_knowledge(p, s->run.target);
 	btimes = ks_ctx_times(base, p);
 	rsection = reference_section(s, p, base, ref, rcode);
 	reason = selection_reason(s);
@@ -244,7 +244,7 @@ ask_repair(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p,
     const char *code, const char *diagnostics)
 {
 	struct ks_code_check cc = { p->entry_name, NULL, cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
-	char *task = ks_ctx_file(p, "task"), *target = ks_ctx_target(s->target->name, NULL, 0);
+	char *task = ks_ctx_task(p, s->run.target), *target = ks_ctx_target(s->target->name, NULL, 0);
 	char *prompt = NULL, *name = ks_easprintf("repair%d", attempt), *why;
 	const char *entry_point = ks_json_str(p->json, "entry_point", p->path);
 

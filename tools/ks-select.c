@@ -66,7 +66,7 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 	if (ks_problem_load(run->problem, &p) < 0)
 		return NULL;
 	g = ks_easprintf("%ld", gen);
-	if (ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_file(&p, "task")) ||
+	if (ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_task(&p, run->target)) ||
 	    !(target = ks_ctx_target(run->target, c, n)))
 		goto out;
 	pop = ks_ctx_population(c, n, &p, NULL, NULL, budget);

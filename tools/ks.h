@@ -347,6 +347,7 @@ const struct ks_target *ks_target_find(const char *name);   /* NULL with a messa
 const char *ks_target_names(void);
 const char *ks_target_compiler(const struct ks_target *t);
 char *ks_target_arch_flag(const struct ks_target *t);       /* NULL when the target has none */
+const char *ks_target_arch(const struct ks_target *t);      /* KS_GPU_ARCH or the default; NULL for the CPU */
 /* The per-kernel resource report of a build's diagnostics; NULL when none. */
 cJSON *ks_target_resources(const struct ks_target *t, const char *diagnostics);
 /*
@@ -521,6 +522,7 @@ void ks_llm_usage_json(const struct ks_llm *llm, cJSON *obj);
  */
 char *ks_prompt_render(const char *name, const char *const *keys, const char *const *values, int n);
 char *ks_prompt_file(const char *name);   /* prompts/<name>, NULL with a message */
+char *ks_prompt_path(const char *name);   /* the path of prompts/<name> (KS_PROMPTS_DIR) */
 /* The markdown files of a folder, sorted by name, concatenated; "" when none. */
 char *ks_prompt_knowledge(const char *dir);
 /* The reply without <think>...</think> (and <thinking>, <reasoning>) reasoning. */
@@ -544,8 +546,12 @@ char *ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_probl
 char *ks_ctx_times(const struct ks_cand *c, const struct ks_problem *p);
 /* each plan with what it measured, within budget */
 char *ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget);
-char *ks_ctx_target(const char *target, const struct ks_cand *c, size_t n);  /* prompts/targets/<t>.md */
-char *ks_ctx_knowledge(const struct ks_problem *p);  /* prompts/knowledge + the problem's knowledge/ */
+/* prompts/targets/<t>-<arch>.md or <t>.md, the architecture built, the device benched on */
+char *ks_ctx_target(const char *target, const struct ks_cand *c, size_t n);
+/* prompts/knowledge and the problem's knowledge/, each with its <target>/ notes */
+char *ks_ctx_knowledge(const struct ks_problem *p, const char *target);
+/* the problem's task file, with only this target's "(target T)" sections */
+char *ks_ctx_task(const struct ks_problem *p, const char *target);
 char *ks_ctx_file(const struct ks_problem *p, const char *key);  /* a problem file's text */
 /* Checks a reply: 0 and keeps what it needs in ctx, or -1 and sets *why (caller frees). */
 typedef int (*ks_check_fn)(const char *text, void *ctx, char **why);

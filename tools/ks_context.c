@@ -501,29 +501,68 @@ ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget)
 	return b.s;
 }
 
+/*
+ * The facts of the target: prompts/targets/<target>-<arch>.md where one
+ * describes the architecture built (KS_GPU_ARCH), else <target>.md, which
+ * describes the target's default; then the architecture built, and the
+ * device the benchmarks ran on.
+ */
 char *
 ks_ctx_target(const char *target, const struct ks_cand *c, size_t n)
 {
-	char *file = ks_easprintf("targets/%s.md", target), *text = ks_prompt_file(file);
-	const char *device = NULL;
-	char *out;
+	const struct ks_target *t = ks_target_find(target);
+	const char *arch = t ? ks_target_arch(t) : NULL, *device = NULL;
+	char *file = arch ? ks_easprintf("targets/%s-%s.md", target, arch) : NULL, *path, *text = NULL;
+	struct ks_buf b = { 0 };
 
-	free(file);
-	if (!text)
+	if (!t)
 		return NULL;
+	path = file ? ks_prompt_path(file) : NULL;
+	if (path && ks_exists(path))
+		text = ks_prompt_file(file);
+	free(path);
+	free(file);
+	if (!text) {
+		file = ks_easprintf("targets/%s.md", target);
+		text = ks_prompt_file(file);
+		free(file);
+		if (!text)
+			return NULL;
+		if (arch && t->arch_default && strcmp(arch, t->arch_default) != 0)
+			ks_buf_printf(&b, "%s\nThese facts describe %s; this run builds for %s (KS_GPU_ARCH), which may "
+			    "differ: trust the measurements over them.\n", text, t->arch_default, arch);
+	}
+	if (b.len == 0)
+		ks_buf_puts(&b, text);
+	free(text);
+	if (arch)
+		ks_buf_printf(&b, "The kernels are compiled for: %s.\n", arch);
 	for (size_t i = 0; i < n && !device; i++)
 		device = c[i].bench.device;
-	out = device ? ks_easprintf("%s\nThe benchmarks run on: %s\n", text, device) : ks_estrdup(text);
-	free(text);
+	if (device)
+		ks_buf_printf(&b, "The benchmarks run on: %s\n", device);
+	return b.s;
+}
+
+/* The .md notes of dir and of dir/<target>, the target's after the others. */
+static char *
+notes_for(const char *dir, const char *target)
+{
+	char *sub = ks_easprintf("%s/%s", dir, target), *all = ks_prompt_knowledge(dir);
+	char *own = ks_prompt_knowledge(sub), *out = ks_easprintf("%s%s%s", all, *all && *own ? "\n" : "", own);
+
+	free(sub);
+	free(all);
+	free(own);
 	return out;
 }
 
 char *
-ks_ctx_knowledge(const struct ks_problem *p)
+ks_ctx_knowledge(const struct ks_problem *p, const char *target)
 {
 	char *dir = ks_data_dir("prompts", "KS_PROMPTS_DIR"), *kdir = ks_easprintf("%s/knowledge", dir);
 	char *pdir = ks_easprintf("%s/knowledge", p->dir);
-	char *general = ks_prompt_knowledge(kdir), *specific = ks_prompt_knowledge(pdir);
+	char *general = notes_for(kdir, target), *specific = notes_for(pdir, target);
 	char *out = ks_easprintf("%s%s%s", general, *general && *specific ? "\n" : "", specific);
 
 	if (!*out) {
@@ -548,6 +587,71 @@ ks_ctx_file(const struct ks_problem *p, const char *key)
 	text = ks_file_read(path, NULL);
 	free(path);
 	return text;
+}
+
+/*
+ * Whether a "## " heading ends with "(target T)" or "(targets T1, T2)":
+ * -1 when it names no target, else whether target is one of them; *end
+ * is where the suffix starts.
+ */
+static int
+heading_for(const char *line, size_t len, const char *target, size_t *end)
+{
+	const char *open = NULL, *names;
+	size_t tl = strlen(target);
+
+	if (len < 4 || strncmp(line, "## ", 3) != 0 || line[len - 1] != ')')
+		return -1;
+	for (const char *q = line; q < line + len; q++)
+		if (*q == '(')
+			open = q;
+	if (!open || (strncmp(open, "(target ", 8) != 0 && strncmp(open, "(targets ", 9) != 0))
+		return -1;
+	*end = (size_t)(open - line);
+	while (*end > 0 && line[*end - 1] == ' ')
+		(*end)--;
+	names = open + (open[7] == 's' ? 9 : 8);
+	for (const char *q = names; q < line + len - 1;) {
+		size_t w = strcspn(q, ", )");
+
+		if (w == tl && strncmp(q, target, tl) == 0)
+			return 1;
+		q += w;
+		q += strspn(q, ", ");
+	}
+	return 0;
+}
+
+/*
+ * The task file for one target: a "## " section whose heading ends with
+ * "(target T)" or "(targets T1, T2)" is kept, without that suffix, only
+ * for those targets; every other section is for all.
+ */
+char *
+ks_ctx_task(const struct ks_problem *p, const char *target)
+{
+	char *text = ks_ctx_file(p, "task");
+	struct ks_buf b = { 0 };
+	int keep = 1;
+	size_t end;
+
+	if (!text)
+		return NULL;
+	ks_buf_add(&b, "", 0);
+	for (const char *line = text; *line;) {
+		size_t len = strcspn(line, "\n");
+		int which = heading_for(line, len, target, &end);
+
+		if (strncmp(line, "## ", 3) == 0 || strncmp(line, "# ", 2) == 0)
+			keep = which != 0;
+		if (which == 1)
+			ks_buf_printf(&b, "%.*s\n", (int)end, line);
+		else if (keep)
+			ks_buf_printf(&b, "%.*s\n", (int)len, line);
+		line += len + (line[len] == '\n');
+	}
+	free(text);
+	return b.s;
 }
 
 /*

@@ -7,8 +7,8 @@
 
 #include "ks.h"
 
-static char *
-prompt_path(const char *name)
+char *
+ks_prompt_path(const char *name)
 {
 	char *dir = ks_data_dir("prompts", "KS_PROMPTS_DIR"), *path = ks_easprintf("%s/%s", dir, name);
 
@@ -19,7 +19,7 @@ prompt_path(const char *name)
 char *
 ks_prompt_file(const char *name)
 {
-	char *path = prompt_path(name), *text = ks_file_read(path, NULL);
+	char *path = ks_prompt_path(name), *text = ks_file_read(path, NULL);
 
 	free(path);
 	return text;
@@ -28,7 +28,7 @@ ks_prompt_file(const char *name)
 char *
 ks_prompt_render(const char *name, const char *const *keys, const char *const *values, int n)
 {
-	char *file = ks_easprintf("%s.md", name), *path = prompt_path(file), *tpl = ks_file_read(path, NULL);
+	char *file = ks_easprintf("%s.md", name), *path = ks_prompt_path(file), *tpl = ks_file_read(path, NULL);
 	struct ks_buf out = { 0 };
 	const char *p, *open, *close;
 

@@ -143,14 +143,22 @@ ks_target_compiler(const struct ks_target *t)
 	return env && *env ? env : t->compiler;
 }
 
-char *
-ks_target_arch_flag(const struct ks_target *t)
+const char *
+ks_target_arch(const struct ks_target *t)
 {
 	const char *arch = getenv("KS_GPU_ARCH");
 
 	if (!t->arch_flag)
 		return NULL;
-	return ks_easprintf(t->arch_flag, arch && *arch ? arch : t->arch_default);
+	return arch && *arch ? arch : t->arch_default;
+}
+
+char *
+ks_target_arch_flag(const struct ks_target *t)
+{
+	if (!t->arch_flag)
+		return NULL;
+	return ks_easprintf(t->arch_flag, ks_target_arch(t));
 }
 
 /* The number after key in line, or -1. */
