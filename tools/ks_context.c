@@ -58,12 +58,26 @@ ks_ctx_budget(size_t *budget)
 	return 0;
 }
 
+/* " MxNxK T us;" for each shape of a measured kernel */
+static void
+add_shape_times(struct ks_buf *b, const struct ks_cand *c, const struct ks_problem *p)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, c->bench.results) {
+		char *shape = ks_shape_name(ks_json_obj(r, "shape", NULL), p->dims);
+		double t = 0;
+
+		ks_json_num(r, "time_us", NULL, &t);
+		ks_buf_printf(b, " %s %.2f us;", shape, t);
+		free(shape);
+	}
+}
+
 /* A kernel in full: its line, its time per shape or why it failed, its resources. */
 static void
 add_kernel_full(struct ks_buf *b, const struct ks_cand *c, const struct ks_problem *p)
 {
-	const cJSON *r;
-
 	ks_buf_printf(b, "- %s (base %s, reference %s; plan: %s): status %s", c->id, parent_of(c, "base"),
 	    parent_of(c, "reference"), plan_title(c), c->status ? c->status : "not benched");
 	if (c->score_us > 0)
@@ -71,14 +85,7 @@ add_kernel_full(struct ks_buf *b, const struct ks_cand *c, const struct ks_probl
 	ks_buf_puts(b, "\n");
 	if (c->score_us > 0) {
 		ks_buf_puts(b, "  per shape:");
-		cJSON_ArrayForEach(r, c->bench.results) {
-			char *shape = ks_shape_name(ks_json_obj(r, "shape", NULL), p->dims);
-			double t = 0;
-
-			ks_json_num(r, "time_us", NULL, &t);
-			ks_buf_printf(b, " %s %.2f us;", shape, t);
-			free(shape);
-		}
+		add_shape_times(b, c, p);
 		ks_buf_puts(b, "\n");
 	} else if (c->bench.message) {
 		ks_buf_printf(b, "  why: %.300s\n", c->bench.message);
@@ -90,19 +97,11 @@ char *
 ks_ctx_times(const struct ks_cand *c, const struct ks_problem *p)
 {
 	struct ks_buf b = { 0 };
-	const cJSON *r;
 
 	if (!(c->score_us > 0))
 		return ks_easprintf("%s: not measured (status %s)", c->id, c->status ? c->status : "not benched");
 	ks_buf_printf(&b, "score %.2f us; per shape:", c->score_us);
-	cJSON_ArrayForEach(r, c->bench.results) {
-		char *shape = ks_shape_name(ks_json_obj(r, "shape", NULL), p->dims);
-		double t = 0;
-
-		ks_json_num(r, "time_us", NULL, &t);
-		ks_buf_printf(&b, " %s %.2f us;", shape, t);
-		free(shape);
-	}
+	add_shape_times(&b, c, p);
 	return b.s;
 }
 
