@@ -351,11 +351,6 @@ add_finding(struct ks_buf *b, const struct ks_cand *c, size_t n, const struct ks
 		ks_buf_printf(b, "%s\n", k->status ? k->status : "not benched");
 }
 
-struct kind_pick {
-	const struct ks_cand *c;
-	size_t n;
-};
-
 /* the kernels of plans of one kind: newest first */
 static size_t
 kind_members(const struct ks_cand *c, size_t n, const char *kind, size_t *out)
@@ -368,14 +363,13 @@ kind_members(const struct ks_cand *c, size_t n, const char *kind, size_t *out)
 	return m;
 }
 
+/* members by measured uplift, largest first; those without one last (as_uplift[i] is member i's) */
 static int
 by_uplift(const void *x, const void *y, void *arg)
 {
-	const struct kind_pick *k = arg;
-	double a = -1e300, b = -1e300;
+	const double *up = arg;
+	double a = up[*(const size_t *)x], b = up[*(const size_t *)y];
 
-	uplift(k->c, k->n, &k->c[*(const size_t *)x], &a);
-	uplift(k->c, k->n, &k->c[*(const size_t *)y], &b);
 	return (a < b) - (a > b);
 }
 
@@ -388,16 +382,20 @@ static void
 add_kind(struct ks_buf *b, const struct ks_cand *c, size_t n, const char *kind, size_t *m, size_t nm,
     size_t limit)
 {
-	size_t faster = 0, slower = 0, failed = 0, *order = ks_ecalloc(3 * nm + 1, sizeof(*order)), no = 0;
+	/* at most 3 newest, 3 wins, every failure and every member */
+	size_t faster = 0, slower = 0, failed = 0, *order = ks_ecalloc(2 * nm + 7, sizeof(*order)), no = 0;
+	size_t *wins = ks_ecalloc(nm + 1, sizeof(*wins));
+	double *up = ks_ecalloc(nm + 1, sizeof(*up)), pct, best_pct = 0;
 	char *done = ks_ecalloc(n ? n : 1, 1);
-	struct kind_pick kp = { c, n };
 	const struct ks_cand *best = NULL;
-	double pct, best_pct = 0;
 
 	for (size_t i = 0; i < nm; i++) {
 		const struct ks_cand *k = &c[m[i]];
 
+		up[i] = -1e300;
+		wins[i] = i;
 		if (uplift(c, n, k, &pct)) {
+			up[i] = pct;
 			pct > 0 ? faster++ : slower++;
 			if (!best || pct > best_pct)
 				best = k, best_pct = pct;
@@ -412,11 +410,9 @@ add_kind(struct ks_buf *b, const struct ks_cand *c, size_t n, const char *kind, 
 	/* the order of showing: 3 newest, then the largest wins, then failures with a reason, then the rest */
 	for (size_t i = 0; i < nm && i < 3; i++)
 		order[no++] = m[i];
-	size_t *wins = ks_ecalloc(nm + 1, sizeof(*wins));
-	memcpy(wins, m, nm * sizeof(*m));
-	qsort_r(wins, nm, sizeof(*wins), by_uplift, &kp);
+	qsort_r(wins, nm, sizeof(*wins), by_uplift, up);
 	for (size_t i = 0; i < nm && i < 3; i++)
-		order[no++] = wins[i];
+		order[no++] = m[wins[i]];
 	/* failures that say why, each reason once: the same reason again teaches nothing */
 	for (size_t i = 0; i < nm; i++) {
 		const char *why = c[m[i]].bench.message;
@@ -446,6 +442,7 @@ add_kind(struct ks_buf *b, const struct ks_cand *c, size_t n, const char *kind, 
 		ks_buf_free(&e);
 	}
 	free(wins);
+	free(up);
 	free(order);
 	free(done);
 }
