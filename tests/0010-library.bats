@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # The library on its own: the speed-of-light evaluator (tests/unit/bound.c,
 # a C program over tools/ks_bound.c), the redaction of keys
-# (tests/unit/redact.c over tools/ks_redact.c), and the one loader of each stage
+# (tests/unit/redact.c over tools/ks_redact.c), implement's SEARCH/REPLACE
+# edits (tests/unit/edit.c over tools/ks_edit.c), and the one loader of each stage
 # file, whose error line names the file and the field (population(5)).
 
 bats_require_minimum_version 1.5.0
@@ -17,6 +18,9 @@ setup_file() {
 	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/redact.c \
 		tools/ks_redact.c tools/ks_json.c tools/ks_util.c tools/ks_file.c -o "$BATS_FILE_TMPDIR/redact" \
 		$(pkg-config --libs libcjson) -lm
+	# shellcheck disable=SC2046
+	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/edit.c \
+		tools/libks.a -o "$BATS_FILE_TMPDIR/edit" $(pkg-config --libs libcjson libcurl libcrypto) -lm
 	cd "$BATS_FILE_TMPDIR" || return
 	# a finished seed to spoil, one file at a time
 	make_pop seeded 1 >/dev/null
@@ -44,6 +48,11 @@ spoil() {
 @test "what a message, transcript or log line keeps of an API key (tests/unit/redact.c)" {
 	run -0 "$BATS_FILE_TMPDIR/redact"
 	assert_output "16 cases, 0 failed"
+}
+
+@test "SEARCH/REPLACE edits: applied in order, matching whole lines once, or the reason (tests/unit/edit.c)" {
+	run -0 "$BATS_FILE_TMPDIR/edit"
+	assert_output "17 cases, 0 failed"
 }
 
 @test "candidate.json: a missing field, a wrong type, an id that is not the folder's are named" {

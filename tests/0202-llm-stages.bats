@@ -553,6 +553,108 @@ slot_report() {
 	assert_output --regexp "^the kernel starts a thread or a process"
 }
 
+# long_base: the seed base g000c0 of ./pop made a 1,000-line kernel (the
+# seed, then helpers nothing calls), and edits.md a 20-line reply of two
+# edits to it: the loop order, and one helper far down; want.c the result.
+long_base() {
+	local k=pop/gen-000/c0/kernel.c
+	{
+		cat "$SEED"
+		for ((i = $(wc -l <"$SEED"); i < 1000; i++)); do
+			printf 'static inline float scale_%04d(float x) { return x * %d.0f; }\n' "$i" "$i"
+		done
+	} >$k
+	cat >edits.md <<-'EOF'
+		Two edits: the i-k-j loop order, and a helper that scales by 0.5.
+
+		```c
+		<<<<<<< SEARCH
+		#define LOOP_ORDER 0	/* ks-tune: 0 1 */
+		=======
+		#define LOOP_ORDER 1	/* ks-tune: 0 1 */
+		>>>>>>> REPLACE
+		```
+
+		```c
+		<<<<<<< SEARCH
+		static inline float scale_0900(float x) { return x * 900.0f; }
+		static inline float scale_0901(float x) { return x * 901.0f; }
+		=======
+		static inline float scale_0900(float x) { return x * 0.5f; }
+		static inline float scale_0901(float x) { return x * 901.0f; }
+		>>>>>>> REPLACE
+		```
+		Nothing else changes.
+	EOF
+	sed -e 's/^#define LOOP_ORDER 0/#define LOOP_ORDER 1/' \
+		-e 's/scale_0900(float x) { return x \* 900.0f; }/scale_0900(float x) { return x * 0.5f; }/' $k >want.c
+}
+
+@test "implement: a 1,000-line kernel changed by a 20-line reply of SEARCH/REPLACE edits; the form is recorded" {
+	use seed
+	long_base
+	assert_equal "$(wc -l <pop/gen-000/c0/kernel.c)" 1000
+	assert_equal "$(wc -l <edits.md)" 20
+	serve hyp=plans.json impl=edits.md
+	run -0 ks-hypothesize pop/gen-001
+	run -0 ks-implement pop/gen-001/c0
+	# the prompt offers both forms
+	run prompt 2
+	assert_output --partial "Either the whole new source file in one fenced code block"
+	assert_output --partial $'<<<<<<< SEARCH\nthe lines of the base kernel to change, copied exactly'
+	cmp want.c pop/gen-001/c0/kernel.c
+	assert_equal "$(wc -l <pop/gen-001/c0/kernel.c)" 1000
+	run jf pop/gen-001/c0/candidate.json .reply 'has("rejected")'
+	assert_output $'{"form":"edits","edits":2}\nfalse'
+	assert_equal "$(llm_requests)" 2
+	run -0 ks-build pop/gen-001/c0
+	run -0 ks-bench pop/gen-001/c0
+	assert_equal "$(jget pop/gen-001/c0/bench.json .status)" ok
+}
+
+@test "implement: a SEARCH that matches twice is asked again with the reason; the whole file then is recorded as a file" {
+	use seed
+	long_base
+	printf '<<<<<<< SEARCH\n\t\t}\n=======\n\t\t} /* done */\n>>>>>>> REPLACE\n' >twice.md
+	serve hyp=plans.json impl=twice.md,code.md
+	run -0 ks-hypothesize pop/gen-001
+	run -0 ks-implement pop/gen-001/c0
+	run llm_request 3 '.body.messages[3].content'
+	assert_output --regexp "^That reply could not be used: the SEARCH section of edit 1 \(first line '		}'\) matches [0-9]+ places in the kernel: include enough lines around it to match one\."
+	cmp code.c pop/gen-001/c0/kernel.c
+	run jf pop/gen-001/c0/candidate.json .reply
+	assert_output '{"form":"file"}'
+}
+
+@test "implement: edits that match no lines, twice: the candidate is rejected with the reason" {
+	use seed
+	long_base
+	# the model's copy lost the tab
+	sed 's/^#define LOOP_ORDER 0\t/#define LOOP_ORDER 0 /' edits.md >untabbed.md
+	serve hyp=plans.json impl=untabbed.md,untabbed.md
+	run -0 ks-hypothesize pop/gen-001
+	run -0 --separate-stderr ks-implement pop/gen-001/c0
+	assert_equal "$(llm_requests)" 3
+	run jf pop/gen-001/c0/candidate.json .rejected 'has("reply")'
+	assert_output $'the SEARCH section of edit 1 (first line \'#define LOOP_ORDER 0 /* ks-tune: 0 1 */\') matches no lines of the kernel: copy them exactly, whitespace included\nfalse'
+	assert_file_not_exists pop/gen-001/c0/kernel.c
+}
+
+@test "implement: a repair may answer with edits to the broken kernel; the repair records its form" {
+	use seed
+	sed 's/^\tint i0;$/\tint i0 = undeclared_thing_xyz;/' code.c >broken.c
+	printf '```c\n%s\n```\n' "$(cat broken.c)" >broken
+	printf 'The name is undeclared:\n\n<<<<<<< SEARCH\n\tint i0 = undeclared_thing_xyz;\n=======\n\tint i0;\n>>>>>>> REPLACE\n' >fix.md
+	serve hyp=plans.json impl=broken,fix.md
+	run -0 ks-hypothesize pop/gen-001
+	run -0 ks-implement pop/gen-001/c0
+	run prompt 3
+	assert_output --partial "or with edits to"$'\nthe kernel above'
+	cmp code.c pop/gen-001/c0/kernel.c
+	run jf pop/gen-001/c0/candidate.json '.repairs[0] | {form, edits, ok}' .reply
+	assert_output $'{"form":"edits","edits":1,"ok":true}\n{"form":"file"}'
+}
+
 @test "implement shows the writer the selector's reason, the times per shape of base and reference, and the notes" {
 	use three
 	mkdir -p pop/gen-002

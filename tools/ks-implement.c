@@ -96,6 +96,15 @@ apply_changes(const char *src, const cJSON *plan, const char *where)
 	return out;
 }
 
+/* How the model's code came: "form": "file", or "form": "edits" and "edits": N, added to obj. */
+static void
+add_reply_form(cJSON *obj, const struct ks_code_check *cc)
+{
+	cJSON_AddStringToObject(obj, "form", cc->form);
+	if (strcmp(cc->form, "edits") == 0)
+		cJSON_AddNumberToObject(obj, "edits", cc->edits);
+}
+
 static char *
 plan_text(const cJSON *plan, const char *key)
 {
@@ -143,18 +152,20 @@ selection_reason(const struct slot *s)
 /*
  * The model writes the kernel from the base, the reference, the task and
  * the plan, with the selector's reason, both kernels' times per shape and
- * the knowledge notes.  Two unusable replies make a rejected candidate
+ * the knowledge notes, as a whole file or as edits to the base (*form
+ * says which).  Two unusable replies make a rejected candidate
  * (*rejected says why), not a tool error.
  */
 static char *
 ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, const struct ks_cand *base,
-    const struct ks_cand *ref, const cJSON *plan, struct ks_cand *c, size_t n, char **rejected)
+    const struct ks_cand *ref, const cJSON *plan, struct ks_cand *c, size_t n, char **rejected, cJSON **form)
 {
 	char *task = NULL, *target = NULL, *bcode = NULL, *rcode = NULL, *prompt = NULL, *knowledge = NULL;
 	char *btimes = NULL, *rsection = NULL, *reason = NULL;
 	char *title = plan_text(plan, "title"), *desc = plan_text(plan, "description"), *rubric = plan_text(plan, "rubric");
 	const char *entry_point = ks_json_str(p->json, "entry_point", p->path);
-	struct ks_code_check cc = { p->entry_name, NULL, cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
+	struct ks_code_check cc = { .entry = p->entry_name,
+		.forbidden = cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
 
 	if (!entry_point || !(task = ks_ctx_task(p, s->run.target)) || !(target = ks_ctx_target(s->run.target, c, n)) ||
 	    !(bcode = ks_cand_code(base)) || !(rcode = ks_cand_code(ref)))
@@ -170,10 +181,13 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, 
 		desc, rubric, knowledge, btimes, rsection, reason };
 	if (!(prompt = ks_prompt_render("implement", keys, vals, 15)) || ks_mkdir_p(s->dir) < 0)
 		goto out;
+	cc.base = bcode;
 	if (ks_ask(llm, prompt, s->dir, "implement", ks_check_code, &cc, rejected) != 1) {
 		free(*rejected);
 		*rejected = NULL;
 	}
+	if (cc.code)
+		add_reply_form(*form = cJSON_CreateObject(), &cc);
 out:
 	free(task);
 	free(target);
@@ -238,12 +252,16 @@ out:
 	return ok;
 }
 
-/* The model's fix for code that did not compile; NULL when it gave none (or on an error: said). */
+/*
+ * The model's fix for code that did not compile, as a whole file or edits
+ * to it (added to entry); NULL when it gave none (or on an error: said).
+ */
 static char *
 ask_repair(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, const cJSON *plan, int attempt,
-    const char *code, const char *diagnostics)
+    const char *code, const char *diagnostics, cJSON *entry)
 {
-	struct ks_code_check cc = { p->entry_name, NULL, cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
+	struct ks_code_check cc = { .entry = p->entry_name, .base = code,
+		.forbidden = cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
 	char *task = ks_ctx_task(p, s->run.target), *target = ks_ctx_target(s->target->name, NULL, 0);
 	char *prompt = NULL, *name = ks_easprintf("repair%d", attempt), *why;
 	const char *entry_point = ks_json_str(p->json, "entry_point", p->path);
@@ -261,6 +279,8 @@ ask_repair(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p,
 			free(why);
 		}
 	}
+	if (cc.code)
+		add_reply_form(entry, &cc);
 	free(task);
 	free(target);
 	free(prompt);
@@ -295,7 +315,7 @@ repaired(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, c
 		cJSON_AddNumberToObject(entry, "try", t);
 		cJSON_AddStringToObject(entry, "diagnostics", diag);
 		cJSON_AddItemToArray(repairs, entry);
-		if (!(fix = ask_repair(s, llm, p, plan, t, code, diag))) {
+		if (!(fix = ask_repair(s, llm, p, plan, t, code, diag, entry))) {
 			cJSON_AddBoolToObject(entry, "ok", 0);
 			break;
 		}
@@ -320,7 +340,7 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 	struct ks_cand *c = NULL, *base, *ref;
 	char *gdir = ks_gen_dir(s->root, s->gen), *where = NULL, *kpath = NULL, *bsrc = NULL, *src = NULL;
 	const cJSON *plan;
-	cJSON *h = NULL, *repairs = cJSON_CreateArray();
+	cJSON *h = NULL, *repairs = cJSON_CreateArray(), *form = NULL;
 	struct ks_problem p = { 0 };
 	struct ks_llm llm;
 	size_t n = 0;
@@ -365,7 +385,7 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 		ks_warnx("'%s': plan %ld has no \"changes\" for the offline proposer to apply: "
 		    "configure an LLM (KS_LLM_PROVIDER, KS_LLM_URL, KS_MODEL)", where, idx);
 		goto out;
-	} else if (!(src = ask_model(s, &llm, &p, base, ref, plan, c, n, rejected)) && !*rejected) {
+	} else if (!(src = ask_model(s, &llm, &p, base, ref, plan, c, n, rejected, &form)) && !*rejected) {
 		goto out;
 	} else if (src && !(src = repaired(s, &llm, &p, plan, tries, src, repairs))) {
 		goto out;
@@ -379,11 +399,16 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 		ks_llm_usage_json(&llm, *cand);
 	if (*rejected)
 		cJSON_AddStringToObject(*cand, "rejected", *rejected);
+	if (form) {
+		cJSON_AddItemToObject(*cand, "reply", form);
+		form = NULL;
+	}
 	if (cJSON_GetArraySize(repairs) > 0) {
 		cJSON_AddItemToObject(*cand, "repairs", repairs);
 		repairs = NULL;
 	}
 out:
+	cJSON_Delete(form);
 	cJSON_Delete(repairs);
 	ks_problem_free(&p);
 	if (online == 0)

@@ -527,6 +527,15 @@ char *ks_prompt_path(const char *name);   /* the path of prompts/<name> (KS_PROM
 char *ks_prompt_knowledge(const char *dir);
 /* The reply without <think>...</think> (and <thinking>, <reasoning>) reasoning. */
 char *ks_strip_reasoning(const char *text);
+
+/*
+ * ks_edit.c: SEARCH/REPLACE edits (aider's and OpenEvolve's format) in
+ * a reply.  ks_edit_count: how many blocks it opens.  ks_edit_apply: base
+ * with every block applied in order, each SEARCH matching whole lines
+ * exactly once; NULL with *why (caller frees) when one does not.
+ */
+int ks_edit_count(const char *reply);
+char *ks_edit_apply(const char *base, const char *reply, int *nedits, char **why);
 /* The JSON object of a reply (reasoning stripped): whole, in a ```json fence, or between the outer braces. */
 cJSON *ks_reply_json(const char *text, char **why);
 /* The code of a reply (reasoning stripped): the last fenced block that defines entry. */
@@ -555,11 +564,19 @@ char *ks_ctx_task(const struct ks_problem *p, const char *target);
 char *ks_ctx_file(const struct ks_problem *p, const char *key);  /* a problem file's text */
 /* Checks a reply: 0 and keeps what it needs in ctx, or -1 and sets *why (caller frees). */
 typedef int (*ks_check_fn)(const char *text, void *ctx, char **why);
-/* The check of a reply that must hold code defining entry and passing ks_static_check; sets code (caller frees). */
+/*
+ * The check of a reply that must hold code defining entry and passing
+ * ks_static_check: a whole file, or SEARCH/REPLACE edits to base where
+ * base is set.  Sets code (caller frees), form ("file" or "edits") and
+ * edits (how many).
+ */
 struct ks_code_check {
 	const char *entry;
 	char *code;
 	const cJSON *forbidden;	/* the problem's own static-check rules, or NULL */
+	const char *base;	/* the code edits apply to; NULL: whole files only */
+	const char *form;
+	int edits;
 };
 int ks_check_code(const char *text, void *arg, char **why);
 /*

@@ -753,8 +753,21 @@ ks_check_code(const char *text, void *arg, char **why)
 {
 	struct ks_code_check *cc = arg;
 
-	if (!(cc->code = ks_reply_code(text, cc->entry, why)))
+	cc->form = "file";
+	cc->edits = 0;
+	if (cc->base && ks_edit_count(text) > 0) {
+		cc->form = "edits";
+		if (!(cc->code = ks_edit_apply(cc->base, text, &cc->edits, why)))
+			return -1;
+		if (!ks_code_defines(cc->code, cc->entry)) {
+			*why = ks_easprintf("the kernel after the edits does not define the entry point %s", cc->entry);
+			free(cc->code);
+			cc->code = NULL;
+			return -1;
+		}
+	} else if (!(cc->code = ks_reply_code(text, cc->entry, why))) {
 		return -1;
+	}
 	/* what ks-build would refuse goes back to the model now, with the reason */
 	if ((*why = ks_static_check(cc->code, cc->forbidden))) {
 		char *w = ks_easprintf("the kernel %s", *why);

@@ -1,9 +1,10 @@
 /*
  * fuzz_reply.c - libFuzzer target: any bytes as an LLM's reply, through
  * the parsers that take JSON or code out of it (ks_prompt.c), the check
- * of implement's code, the assembly of a streamed reply of each API
- * (ks_sse.c) and the redaction of keys (ks_redact.c).  Built and run by "make fuzz" under ASan and
- * UBSan.
+ * of implement's code (a whole file, or SEARCH/REPLACE edits: ks_edit.c),
+ * the assembly of a streamed reply of each API (ks_sse.c) and the
+ * redaction of keys (ks_redact.c).  Built and run by "make fuzz" under
+ * ASan and UBSan.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +39,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(code);
 	free(why);
 	why = NULL;
+	ks_check_code(text, &cc, &why);
+	free(cc.code);
+	free(why);
+	why = NULL;
+	/* the same reply as SEARCH/REPLACE edits to a small kernel */
+	cc.code = NULL;
+	cc.base = "void sgemm(int M)\n{\n\tint i;\n\tint i;\n}\n";
 	ks_check_code(text, &cc, &why);
 	free(cc.code);
 	free(why);
