@@ -50,7 +50,8 @@ allow() {
 @test "cache_by_shape: an output kept from an earlier call fails: timed calls and the fresh call have inputs of their own" {
 	run -0 judge cache_by_shape
 	assert_line --index 0 incorrect
-	assert_line --index 1 --regexp "^bench shape [0-9x]+ (on timed run [0-9]+|after [0-9]+ timed runs, on fresh inputs): C\[[0-9]+\]\[[0-9]+\] = "
+	# caught by the spot check of a timed call drawn at random, else by the check of the last one, else on fresh inputs
+	assert_line --index 1 --regexp "^bench shape [0-9x]+ (on timed run [0-9]+|after [0-9]+ timed runs(, on fresh inputs)?): C\[[0-9]+\]\[[0-9]+\] = "
 }
 
 @test "memo_by_content: no timed call sees inputs seen before, so a memo by content gains nothing" {
@@ -70,7 +71,7 @@ allow() {
 @test "cache_by_pointer: an output kept by its buffer's pointer fails on the first shape, new inputs in the same buffers" {
 	run -0 judge cache_by_pointer
 	assert_line --index 0 incorrect
-	assert_line --index 1 --regexp "^bench shape 256x256x256 (on timed run [0-9]+|after [0-9]+ timed runs, on fresh inputs): C\[[0-9]+\]\[[0-9]+\] = "
+	assert_line --index 1 --regexp "^bench shape 256x256x256 (on timed run [0-9]+|after [0-9]+ timed runs(, on fresh inputs)?): C\[[0-9]+\]\[[0-9]+\] = "
 }
 
 @test "read_reference: no reference exists while the kernel runs, so one that copies it from the heap beside C fails" {
