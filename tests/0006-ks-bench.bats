@@ -165,8 +165,8 @@ runners_left() {
 		| [$prob.bench_shapes[] as $s | [$prob.dims[] as $d | {($d): $s[$d]}] | add] as $shapes
 		| ($r | map(.time_us | log) | add / length | exp) as $gm
 		| def sound:
-			keys == ["converged", "max_us", "mean_us", "median_stderr_us", "median_us", "min_us", "rel_stderr", "runs",
-				"shape", "stderr_us", "time_us"]
+			keys == ["bound_us", "converged", "max_us", "mean_us", "median_stderr_us", "median_us", "min_us", "rel_stderr",
+				"runs", "shape", "sol_us", "stderr_us", "time_us"]
 			and (.converged | type == "boolean") and ((.rel_stderr == null) == (.stderr_us == null))
 			and ((.median_stderr_us == null) == (.stderr_us == null))
 			and (.runs | type == "number" and . == floor and . >= 1)
@@ -182,7 +182,7 @@ runners_left() {
 		"score is the geometric mean: \((($b.score_us - $gm) | fabs) <= 1e-9 * ([($b.score_us | fabs), ($gm | fabs)] | max))",
 		"device: \($b.device | test("^cpu: .+ \\([0-9]+ threads\\)$"))",
 		"timer: \($b.timer | startswith("host CLOCK_MONOTONIC"))"'
-	assert_output '["correct","device","id","kernel_sha256","message","results","runner_sha256","salt","sandbox","score_stat","score_us","status","timer"]
+	assert_output '["correct","device","id","kernel_sha256","message","peak","results","runner_sha256","salt","sandbox","score_stat","score_us","status","timer"]
 g000c0 ok true null
 shapes as in problem.json: true true
 results not sound: []
@@ -190,6 +190,30 @@ score is the geometric mean: true
 device: true
 timer: true'
 	assert_no_temp_files pop
+}
+
+@test "sgemm's speed of light is measured where it runs: every thread's FMA peak, each shape's FLOPs at it" {
+	use seeded
+	run -0 ks-bench $C
+	# the widest vectors the compiler targets here, as the runner was built
+	bits=128
+	macros=$(cc -march=native -dM -E - </dev/null)
+	if grep -q '__AVX512F__' <<<"$macros"; then bits=512
+	elif grep -q '__AVX__' <<<"$macros" && grep -q '__FMA__' <<<"$macros"; then bits=256; fi
+	run -0 jq -r --argjson threads "$(nproc)" --argjson bits $bits '
+		.peak as $p
+		| "threads \($p.threads == $threads), bits \($p.vector_bits == $bits), fma \($p.fma | type)",
+		  "at least 1 GFLOP/s a thread: \($p.flops_per_s > 1e9 * $p.threads)",
+		  (.results[] | (2 * .shape.M * .shape.N * .shape.K / $p.flops_per_s * 1e6) as $want
+		   | "\(.shape.M)x\(.shape.N)x\(.shape.K): bound \((.bound_us - $want) | fabs < 1e-9 * $want), sol = bound \(.sol_us == .bound_us), under the time \(.bound_us < .time_us)")' $C/bench.json
+	assert_output "threads true, bits true, fma boolean
+at least 1 GFLOP/s a thread: true
+256x256x256: bound true, sol = bound true, under the time true
+512x384x320: bound true, sol = bound true, under the time true
+200x640x448: bound true, sol = bound true, under the time true"
+	# the candidate gets the threads OpenMP gives it, and so does the peak
+	OMP_NUM_THREADS=1 run -0 ks-bench $C
+	assert_equal "$(jget $C/bench.json .peak.threads)" 1
 }
 
 @test "every bench draws its inputs with a new salt, which bench.json records and KS_BENCH_SALT repeats" {

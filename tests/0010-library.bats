@@ -40,9 +40,9 @@ spoil() {
 
 @test "the work expression and the bound of a shape (tests/unit/bound.c)" {
 	run -0 --separate-stderr "$BATS_FILE_TMPDIR/bound"
-	assert_output "24 cases, 0 failed"
+	assert_output "28 cases, 0 failed"
 	# each malformed bound is named once, with its file
-	assert_equal "$(grep -c "^bound: 'problem.json': field \"bound\" must hold" <<<"$stderr")" 3
+	assert_equal "$(grep -c "^bound: 'problem.json': field \"bound\" must hold" <<<"$stderr")" 4
 }
 
 @test "what a message, transcript or log line keeps of an API key (tests/unit/redact.c)" {

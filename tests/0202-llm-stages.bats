@@ -129,9 +129,11 @@ count() {
 # kernel: its line with the score and its line of per-shape times (awk's
 # printf rounds as the tools' does; jq prints every digit of a number).
 pop_lines() {
-	jq -r '"\(.id) \(.score_us)", (.results[] | "\(.shape.M) \(.shape.N) \(.shape.K) \(.time_us)")' "$1/bench.json" |
-		awk 'NR == 1 { printf "- %s (base -, reference -; plan: (the seed kernel)): status ok, score %.2f us\n", $1, $2; next }
-			{ shapes = shapes sprintf(" %dx%dx%d %.2f us;", $1, $2, $3, $4) }
+	jq -r '(.results | map(.sol_us / .time_us | log) | add / length | exp) as $overall
+		| "\(.id) \(.score_us) \($overall)",
+		  (.results[] | "\(.shape.M) \(.shape.N) \(.shape.K) \(.time_us) \(.sol_us / .time_us)")' "$1/bench.json" |
+		awk 'NR == 1 { printf "- %s (base -, reference -; plan: (the seed kernel)): status ok, score %.2f us, %.1f %% of SOL overall\n", $1, $2, 100 * $3; next }
+			{ shapes = shapes sprintf(" %dx%dx%d %.2f us (%.1f %% of SOL);", $1, $2, $3, $4, 100 * $5) }
 			END { print "  per shape:" shapes }'
 }
 
@@ -670,6 +672,39 @@ long_base() {
 	assert_output --partial "$(cat pop/gen-000/c0/kernel.c)"
 	assert_output --partial "$(head -n 3 "$KS_ROOT/prompts/knowledge/experiments.md" | tail -n 1)"
 	refute_output --partial "The reference kernel is the base itself"
+}
+
+@test "every kernel shown carries its share of the speed of light; hypothesize says how far the base is, and where" {
+	use three
+	# the seed: 50 %, 10 % and 75 % of SOL (33.5 % overall); g001c0: 80 % on each shape
+	with_sol pop/gen-000/c0 80/40 80/8 80/60
+	with_sol pop/gen-001/c0 50/40 10/8 75/60
+	mkdir -p pop/gen-002
+	jq -n '{base: "g000c0", reference: "g001c0", reason: "to learn from g001c0"}' >pop/gen-002/select.json
+	serve hyp=plans.json impl=code.md
+	run -0 ks-hypothesize pop/gen-002
+	run prompt 1
+	assert_output --partial "(% of SOL: the shape's speed of light, the least time its work can take on this machine, over its time; overall, their geometric mean)"
+	assert_output --partial "- g000c0 (base -, reference -; plan: (the seed kernel)): status ok, score 80.00 us, 33.5 % of SOL overall
+  per shape: 256x256x256 80.00 us (50.0 % of SOL); 512x384x320 80.00 us (10.0 % of SOL); 200x640x448 80.00 us (75.0 % of SOL);"
+	assert_output --partial "status ok, score 33.47 us, 80.0 % of SOL overall"
+	assert_output --partial $'## How far the base is from the speed of light\n\nThe speed of light (SOL) of a shape is the least time its work can take: its FLOPs (2*M*N*K) at the peak measured on the bench machine before the kernel ran, 450 GFLOP/s (2 threads, 512-bit vectors, fused multiply-add)'
+	assert_output --partial ". The base g000c0 runs at 33.5 % of SOL overall (the geometric mean over the shapes). Furthest from it: 512x384x320 at 10.0 %, 256x256x256 at 50.0 %; closest: 200x640x448 at 75.0 %. The search stops once a kernel reaches 90 % of SOL on every shape (KS_SOL_STOP)."
+	# the writer sees the base's shares too
+	run -0 ks-implement pop/gen-002/c0
+	run prompt 2
+	assert_output --partial "Measured: score 80.00 us, 33.5 % of SOL overall; per shape: 256x256x256 80.00 us (50.0 % of SOL);"
+}
+
+@test "a problem without a speed of light says so, and shows times alone" {
+	use three
+	mkdir -p pop/gen-002
+	jq -n '{base: "g001c0", reference: "g000c0", reason: "fastest"}' >pop/gen-002/select.json
+	serve hyp=plans.json
+	run -0 ks-hypothesize pop/gen-002
+	run prompt 1
+	assert_output --partial $'## How far the base is from the speed of light\n\nThe problem gives no speed of light on this target: judge the kernels by their times.\n'
+	refute_output --partial "% of SOL"
 }
 
 @test "implement in generation 1: the reference is the base, shown once" {

@@ -300,12 +300,24 @@ light_problem() {
 33554432000"
 }
 
+@test "a time under a measured speed of light is rejected too, with the slack a low reading needs" {
+	# a billion times the work of a matrix product: no kernel is that fast on any machine
+	light_problem '{"kind": "compute", "flops": "1e9*M*N*K", "peak_flops_per_s": {"cpu": "measured"}}'
+	cp "$KS_ROOT/kernels/sgemm/seed.c" seed.c
+	ADV=$PWD run -0 judge seed
+	assert_line --index 0 rejected
+	assert_line --index 1 --regexp '^bench shape 256x256x256: [0-9.e+]+ us is faster than the speed of light of that shape on cpu, [0-9.e+]+ us \(problem.json "bound", 0.8 of the time at the peak measured\): the harness cannot have seen all the work$'
+	run -0 jq -r '(.peak.flops_per_s > 0), (.results[0] | (.bound_us / (1e9 * 256 * 256 * 256 / $p * 1e6) - 1 | fabs) < 1e-9)' \
+		--argjson p "$(jget pop/gen-000/c0/bench.json .peak.flops_per_s)" pop/gen-000/c0/bench.json
+	assert_output $'true\ntrue'
+}
+
 @test "a malformed bound is named in one line, exit 1, no bench.json" {
 	light_problem '{"kind": "compute", "flops": "2*M*Q", "peak_flops_per_s": 1000}'
 	ks-implement pop/gen-000/c0
 	ks-build pop/gen-000/c0
 	run -1 ks-bench pop/gen-000/c0
-	assert_output "ks-bench: '$PWD/kernels/sgemm/problem.json': field \"bound\" must hold \"flops\" or \"bytes\" (a sum of products of numbers and dims) and a positive peak per second"
+	assert_output "ks-bench: '$PWD/kernels/sgemm/problem.json': field \"bound\" must hold \"flops\" or \"bytes\" (a sum of products of numbers and dims) and a positive peak per second or \"measured\""
 	assert_file_not_exists pop/gen-000/c0/bench.json
 }
 

@@ -33,11 +33,12 @@ static cJSON *
 ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *run, const struct ks_cand *base,
     const struct ks_cand *ref, struct ks_cand *c, size_t n)
 {
-	char *task = NULL, *target = NULL, *knowledge = NULL, *findings = NULL, *pop = NULL, *code = NULL;
+	char *task = NULL, *target = NULL, *knowledge = NULL, *findings = NULL, *pop = NULL, *code = NULL, *sol = NULL;
 	char *prompt = NULL, *why = NULL, *g = ks_easprintf("%ld", gen), *k = ks_easprintf("%ld", run->k);
 	struct ks_problem p;
 	cJSON *h = NULL;
 	size_t budget;
+	double stop;
 	int rc;
 
 	if (ks_problem_load(run->problem, &p) < 0) {
@@ -45,16 +46,17 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 		free(k);
 		return NULL;
 	}
-	if (ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_task(&p, run->target)) ||
+	if (ks_ctx_budget(&budget) < 0 || ks_sol_stop_setting(&stop) < 0 || !(task = ks_ctx_task(&p, run->target)) ||
 	    !(target = ks_ctx_target(run->target, c, n)) || !(code = ks_cand_code(base)))
 		goto out;
 	knowledge = ks_ctx_knowledge(&p, run->target);
 	findings = ks_ctx_findings(c, n, budget);
 	pop = ks_ctx_population(c, n, &p, base, ref, budget);
+	sol = ks_ctx_sol(base, &p, run->target, stop);
 	const char *keys[] = { "generation", "k", "task", "target", "knowledge", "findings", "population",
-		"base_id", "base_code" };
-	const char *vals[] = { g, k, task, target, knowledge, findings, pop, base->id, code };
-	if (!(prompt = ks_prompt_render("hypothesize", keys, vals, 9)))
+		"base_id", "base_code", "speed_of_light" };
+	const char *vals[] = { g, k, task, target, knowledge, findings, pop, base->id, code, sol };
+	if (!(prompt = ks_prompt_render("hypothesize", keys, vals, 10)))
 		goto out;
 	if ((rc = ks_ask(llm, prompt, dir, "hypothesize", check_reply, &h, &why)) < 0)
 		goto out;
@@ -84,7 +86,30 @@ out:
 	free(findings);
 	free(pop);
 	free(code);
+	free(sol);
 	ks_problem_free(&p);
+	return h;
+}
+
+/*
+ * select.json's "stop" (a kernel at the speed of light), as the plans of
+ * a search that ends here: none, and why.  NULL when it has none.
+ */
+static cJSON *
+stopped(const char *dir)
+{
+	char *path = ks_easprintf("%s/select.json", dir);
+	struct ks_select_rec sel;
+	cJSON *h = NULL;
+
+	if (ks_select_rec_load(path, 0, &sel) == 0 && sel.stop) {
+		h = cJSON_CreateObject();
+		cJSON_AddStringToObject(h, "exhausted", sel.stop);
+		cJSON_AddArrayToObject(h, "avenues");
+		cJSON_AddArrayToObject(h, "plans");
+	}
+	ks_select_rec_free(&sel);
+	free(path);
 	return h;
 }
 
@@ -99,7 +124,7 @@ hypothesize(const char *dir, const char *out)
 	const char *ex;
 	long gen, picks[KS_MAX_K], nkeep;
 	size_t n = 0;
-	int rc = 1, online = -1;
+	int rc = 1, online = -1, asked = 0;
 
 	if (ks_gen_dir_parse(dir, &root, &gen) < 0)
 		return 1;
@@ -108,9 +133,12 @@ hypothesize(const char *dir, const char *out)
 	if ((online = ks_llm_open(&llm, "hypothesize", root)) < 0 || ks_cands_load(root, gen, 0, &c, &n) < 0 ||
 	    ks_select_load(dir, c, n, &base, &ref) < 0)
 		goto out_run;
-	if (online == 0)
+	/* a search that ends here (select.json "stop") makes no plans and asks no model */
+	h = stopped(dir);
+	if (!h && online == 0) {
+		asked = 1;
 		h = ask_model(&llm, dir, gen, &run, base, ref, c, n);
-	else {
+	} else if (!h) {
 		char *why = NULL;
 
 		if (!(h = ks_offline_hypothesize(base, c, n, &why)) && why)
@@ -135,7 +163,7 @@ hypothesize(const char *dir, const char *out)
 	for (long i = 0; i < nkeep; i++)
 		cJSON_AddItemToArray(chosen, cJSON_CreateNumber((double)picks[i]));
 	cJSON_AddStringToObject(h, "base", base->id);
-	cJSON_AddStringToObject(h, "model", online == 0 ? llm.model : "offline");
+	cJSON_AddStringToObject(h, "model", asked ? llm.model : "offline");
 	/* usage last, beside the model that spent it */
 	if ((usage = cJSON_DetachItemFromObjectCaseSensitive(h, "usage")))
 		cJSON_AddItemToObject(h, "usage", usage);

@@ -101,6 +101,31 @@ out:
 }
 
 /*
+ * A kernel at the speed of light on every shape (KS_SOL_STOP) ends the
+ * search: it is base and reference, chosen without a model, and "stop"
+ * says why, for ks-hypothesize to make no plans.  NULL when none is.
+ */
+static cJSON *
+stop_at_sol(const char *dir, const struct ks_cand *c, size_t n, double share)
+{
+	const struct ks_cand *k;
+	char *why = ks_sol_reached(c, n, share, &k);
+	cJSON *sel;
+
+	if (!why)
+		return NULL;
+	sel = cJSON_CreateObject();
+	cJSON_AddStringToObject(sel, "base", k->id);
+	cJSON_AddStringToObject(sel, "reference", k->id);
+	cJSON_AddStringToObject(sel, "reason", why);
+	cJSON_AddStringToObject(sel, "model", "offline");
+	cJSON_AddStringToObject(sel, "stop", why);
+	fprintf(stderr, "%s: '%s': %s\n", ks_progname, dir, why);
+	free(why);
+	return sel;
+}
+
+/*
  * What the choice was made from: every kernel's status and score as this
  * stage saw them, so that a result changed later (a bench redone) is seen
  * to postdate the generations that used it (ks-report says so).
@@ -134,9 +159,12 @@ select_gen(const char *dir, const char *out)
 	size_t n = 0;
 	long gen;
 	int rc = 1, online = -1;
+	double stop;
 
 	if (ks_gen_dir_parse(dir, &root, &gen) < 0)
 		return 1;
+	if (ks_sol_stop_setting(&stop) < 0)
+		goto out;
 	if (ks_run_load(root, &run) < 0)
 		goto out;
 	if (gen == 0) {
@@ -145,9 +173,10 @@ select_gen(const char *dir, const char *out)
 	}
 	if ((online = ks_llm_open(&llm, "select", root)) < 0 || ks_cands_load(root, gen, 0, &c, &n) < 0)
 		goto out_run;
-	if (online == 1 && ks_offline_select(c, n, &sel) == 0)
+	sel = stop_at_sol(dir, c, n, stop);
+	if (!sel && online == 1 && ks_offline_select(c, n, &sel) == 0)
 		cJSON_AddStringToObject(sel, "model", "offline");
-	if (online == 0) {
+	if (!sel && online == 0) {
 		struct ks_cand *any = NULL;
 		for (size_t i = 0; i < n && !any; i++)
 			if (c[i].score_us > 0)

@@ -224,6 +224,7 @@ struct ks_select_rec {        /* select.json, written by ks-select */
 	cJSON *json;
 	const char *base, *reference;
 	const char *reason, *model;     /* may be NULL */
+	const char *stop;               /* why the search ends here (the speed of light reached); NULL */
 	const cJSON *seen;              /* [{"id", "status", "score_us"}] as select saw them; NULL in older files */
 };
 int ks_select_rec_load(const char *path, int flags, struct ks_select_rec *s);
@@ -418,7 +419,9 @@ char *ks_harness_sha256(const struct ks_problem *p);
 /* The value of a sum of products of numbers and the shape's dims ("2*m*n*k"); -1 when expr is not one. */
 double ks_bound_work(const char *expr, const cJSON *shape);
 /* The least time of shape on target in us; 0 when the problem gives none for it; -1 said when malformed. */
-double ks_bound_us(const struct ks_problem *p, const char *target, const cJSON *shape);
+double ks_bound_us(const struct ks_problem *p, const char *target, const cJSON *shape, double measured_peak);
+/* whether the problem's peak for target is "measured" (by the runner: --measure-peak) */
+int ks_bound_measured(const struct ks_problem *p, const char *target);
 
 /*
  * ks_static.c: what a candidate's source may not do (vendor libraries,
@@ -553,6 +556,8 @@ char *ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_probl
     const struct ks_cand *ref, size_t budget);
 /* "score S us; per shape: MxNxK T us; ..." of a measured kernel, else why not */
 char *ks_ctx_times(const struct ks_cand *c, const struct ks_problem *p);
+/* how far base is from the speed of light overall and on which shapes, and the share that stops the search */
+char *ks_ctx_sol(const struct ks_cand *base, const struct ks_problem *p, const char *target, double stop);
 /* each plan with what it measured, within budget */
 char *ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget);
 /* prompts/targets/<t>-<arch>.md or <t>.md, the architecture built, the device benched on */
@@ -587,6 +592,20 @@ int ks_check_code(const char *text, void *arg, char **why);
  */
 int ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *name, ks_check_fn check, void *ctx,
     char **why);
+
+/*
+ * ks_sol.c: how far a measured kernel is from the speed of light.
+ * ks_sol_share: a bench.json result's "sol_us" over its "time_us", 0 when
+ * it has none; ks_sol_overall: the geometric mean over c's shapes, 0
+ * unless c is measured and every shape has one.  KS_SOL_STOP (percent,
+ * default 90, 0 never) is the share at which the search stops:
+ * ks_sol_reached says why, with the fastest kernel at that share or more
+ * on every shape (*which), or NULL when none is.
+ */
+double ks_sol_share(const cJSON *result);
+double ks_sol_overall(const struct ks_cand *c);
+int ks_sol_stop_setting(double *share);
+char *ks_sol_reached(const struct ks_cand *c, size_t n, double share, const struct ks_cand **which);
 
 /*
  * ks_noise.c: when one time is faster than another.  The noise of a

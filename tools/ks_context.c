@@ -3,6 +3,7 @@
  * the findings of earlier generations, the task, the target, the
  * knowledge notes; and ks_ask(), the one way a stage asks and checks.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,7 +59,7 @@ ks_ctx_budget(size_t *budget)
 	return 0;
 }
 
-/* " MxNxK T us;" for each shape of a measured kernel */
+/* " MxNxK T us (P % of SOL);" for each shape of a measured kernel (the share where there is a speed of light) */
 static void
 add_shape_times(struct ks_buf *b, const struct ks_cand *c, const struct ks_problem *p)
 {
@@ -66,12 +67,25 @@ add_shape_times(struct ks_buf *b, const struct ks_cand *c, const struct ks_probl
 
 	cJSON_ArrayForEach(r, c->bench.results) {
 		char *shape = ks_shape_name(ks_json_obj(r, "shape", NULL), p->dims);
-		double t = 0;
+		double t = 0, share = ks_sol_share(r);
 
 		ks_json_num(r, "time_us", NULL, &t);
-		ks_buf_printf(b, " %s %.2f us;", shape, t);
+		ks_buf_printf(b, " %s %.2f us", shape, t);
+		if (share > 0)
+			ks_buf_printf(b, " (%.1f %% of SOL)", 100 * share);
+		ks_buf_puts(b, ";");
 		free(shape);
 	}
+}
+
+/* ", P % of SOL overall" where every shape of c has a speed of light */
+static void
+add_overall_share(struct ks_buf *b, const struct ks_cand *c)
+{
+	double share = ks_sol_overall(c);
+
+	if (share > 0)
+		ks_buf_printf(b, ", %.1f %% of SOL overall", 100 * share);
 }
 
 /* A kernel in full: its line, its time per shape or why it failed, its resources. */
@@ -82,6 +96,7 @@ add_kernel_full(struct ks_buf *b, const struct ks_cand *c, const struct ks_probl
 	    parent_of(c, "reference"), plan_title(c), c->status ? c->status : "not benched");
 	if (c->score_us > 0)
 		ks_buf_printf(b, ", score %.2f us", c->score_us);
+	add_overall_share(b, c);
 	ks_buf_puts(b, "\n");
 	if (c->score_us > 0) {
 		ks_buf_puts(b, "  per shape:");
@@ -100,8 +115,94 @@ ks_ctx_times(const struct ks_cand *c, const struct ks_problem *p)
 
 	if (!(c->score_us > 0))
 		return ks_easprintf("%s: not measured (status %s)", c->id, c->status ? c->status : "not benched");
-	ks_buf_printf(&b, "score %.2f us; per shape:", c->score_us);
+	ks_buf_printf(&b, "score %.2f us", c->score_us);
+	add_overall_share(&b, c);
+	ks_buf_puts(&b, "; per shape:");
 	add_shape_times(&b, c, p);
+	return b.s;
+}
+
+/* Where the speed of light of base's shapes comes from, in a phrase. */
+static void
+add_sol_source(struct ks_buf *b, const struct ks_cand *base, const struct ks_problem *p, const char *target)
+{
+	const cJSON *bound = cJSON_GetObjectItemCaseSensitive(p->json, "bound");
+	const cJSON *r0 = cJSON_GetArrayItem(base->bench.results, 0), *peak;
+	const char *flops = ks_json_str(bound, "flops", NULL), *bytes = ks_json_str(bound, "bytes", NULL);
+	double sol = 0, bnd = 0, per_s = 0;
+
+	ks_json_num(r0, "sol_us", NULL, &sol);
+	ks_json_num(r0, "bound_us", NULL, &bnd);
+	if (!(bnd > 0) || fabs(sol - bnd) > 1e-9 * bnd) {
+		ks_buf_puts(b, "the practical limit problem.json gives for each shape (\"sol_us\")");
+		return;
+	}
+	ks_buf_printf(b, "its %s (%s) at the ", flops ? "FLOPs" : "bytes", flops ? flops : bytes ? bytes : "?");
+	if ((peak = cJSON_GetObjectItemCaseSensitive(base->bench.json, "peak")) &&
+	    ks_json_num(peak, "flops_per_s", NULL, &per_s) == 0) {
+		double threads = 0, bits = 0;
+
+		ks_json_num(peak, "threads", NULL, &threads);
+		ks_json_num(peak, "vector_bits", NULL, &bits);
+		ks_buf_printf(b, "peak measured on the bench machine before the kernel ran, %.4g GFLOP/s (%.0f "
+		    "threads, %.0f-bit vectors%s)", per_s / 1e9, threads, bits,
+		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(peak, "fma")) ? ", fused multiply-add" : "");
+	} else {
+		ks_buf_printf(b, "peak of the %s target in problem.json", target);
+	}
+}
+
+/* the shapes of base by their share of the speed of light, furthest first */
+struct shape_share {
+	char *name;
+	double share;
+};
+
+static int
+by_share(const void *x, const void *y)
+{
+	double a = ((const struct shape_share *)x)->share, b = ((const struct shape_share *)y)->share;
+
+	return (a > b) - (a < b);
+}
+
+char *
+ks_ctx_sol(const struct ks_cand *base, const struct ks_problem *p, const char *target, double stop)
+{
+	int n = cJSON_GetArraySize(base->bench.results), i = 0, show;
+	struct ks_buf b = { 0 };
+	struct shape_share *sh;
+	const cJSON *r;
+
+	if (!(ks_sol_overall(base) > 0))
+		return ks_estrdup("The problem gives no speed of light on this target: judge the kernels by their "
+		    "times.");
+	sh = ks_ecalloc((size_t)n, sizeof(*sh));
+	cJSON_ArrayForEach(r, base->bench.results) {
+		sh[i].name = ks_shape_name(ks_json_obj(r, "shape", NULL), p->dims);
+		sh[i++].share = ks_sol_share(r);
+	}
+	qsort(sh, (size_t)n, sizeof(*sh), by_share);
+	ks_buf_puts(&b, "The speed of light (SOL) of a shape is the least time its work can take: ");
+	add_sol_source(&b, base, p, target);
+	ks_buf_printf(&b, ". The base %s runs at %.1f %% of SOL overall (the geometric mean over the shapes).",
+	    base->id, 100 * ks_sol_overall(base));
+	show = n < 6 ? (n + 1) / 2 : 3;
+	ks_buf_puts(&b, " Furthest from it:");
+	for (i = 0; i < show; i++)
+		ks_buf_printf(&b, "%s %s at %.1f %%", i ? "," : "", sh[i].name, 100 * sh[i].share);
+	if (n > show) {
+		ks_buf_puts(&b, "; closest:");
+		for (i = n - 1; i >= n - show && i >= show; i--)
+			ks_buf_printf(&b, "%s %s at %.1f %%", i < n - 1 ? "," : "", sh[i].name, 100 * sh[i].share);
+	}
+	ks_buf_puts(&b, ".");
+	if (stop > 0)
+		ks_buf_printf(&b, " The search stops once a kernel reaches %.0f %% of SOL on every shape "
+		    "(KS_SOL_STOP).", 100 * stop);
+	for (i = 0; i < n; i++)
+		free(sh[i].name);
+	free(sh);
 	return b.s;
 }
 
@@ -112,6 +213,7 @@ add_kernel_line(struct ks_buf *b, const struct ks_cand *c)
 	ks_buf_printf(b, "- %s (plan: %s): %s", c->id, plan_title(c), c->status ? c->status : "not benched");
 	if (c->score_us > 0)
 		ks_buf_printf(b, ", %.2f us", c->score_us);
+	add_overall_share(b, c);
 	ks_buf_puts(b, "\n");
 }
 
@@ -281,6 +383,18 @@ add_generations(struct ks_buf *b, const struct ks_cand *c, size_t n, size_t limi
  * full, the lineage of the base and the reference a line each, and a
  * line per generation, the newest first, in shares of the budget.
  */
+/* what "% of SOL" means, where some kernel has it */
+static void
+add_sol_legend(struct ks_buf *b, const struct ks_cand *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ks_sol_overall(&c[i]) > 0) {
+			ks_buf_puts(b, "(% of SOL: the shape's speed of light, the least time its work can take on this "
+			    "machine, over its time; overall, their geometric mean)\n");
+			return;
+		}
+}
+
 char *
 ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p, const struct ks_cand *base,
     const struct ks_cand *ref, size_t budget)
@@ -289,12 +403,14 @@ ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p,
 	char *shown;
 
 	ks_buf_add(&b, "", 0);
+	add_sol_legend(&b, c, n);
 	for (size_t i = 0; i < n; i++)
 		add_kernel_full(&b, &c[i], p);
 	if (b.len <= budget)
 		return b.s;
 	b.len = 0;
 	b.s[0] = '\0';
+	add_sol_legend(&b, c, n);
 	shown = ks_ecalloc(n ? n : 1, 1);
 	ks_buf_printf(&b, "(%zu kernels: more than KS_CONTEXT_CHARS=%zu characters in full, so a selection)\n", n,
 	    budget);

@@ -581,6 +581,7 @@ ks_select_rec_load(const char *path, int flags, struct ks_select_rec *s)
 		return rc;
 	if (!(s->base = ks_json_str(s->json, "base", f)) || !(s->reference = ks_json_str(s->json, "reference", f)) ||
 	    opt_str(s->json, "reason", f, &s->reason) < 0 || opt_str(s->json, "model", f, &s->model) < 0 ||
+	    opt_str(s->json, "stop", f, &s->stop) < 0 ||
 	    opt_of_type(s->json, "seen", f, cJSON_Array, "an array", &s->seen) < 0 || seen_check(s->seen, f) < 0)
 		goto bad;
 	if (ks_id_parse(s->base, &g, &k) < 0 || ks_id_parse(s->reference, &g, &k) < 0) {

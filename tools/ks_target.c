@@ -14,7 +14,7 @@
 static const char *const cpu_flags[] = {
 	"-std=c11", "-O3", "-march=native", "-fopenmp", "-Wall", "-Wextra", NULL
 };
-static const char *const cpu_common[] = { "ks_harness.c", NULL };
+static const char *const cpu_common[] = { "ks_harness.c", "ks_peak.c", NULL };
 static const char *const cpu_libs[] = { "-lm", NULL };
 
 /*

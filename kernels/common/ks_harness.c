@@ -89,6 +89,7 @@ struct opts {
 	double rtol, atol, time_cap;
 	long min_runs;
 	int json_fd;
+	int measure_peak;	/* --measure-peak */
 	struct shape *tests, *benches;
 	size_t ntests, nbenches;
 };
@@ -114,9 +115,11 @@ struct bench_rec {
 extern "C"
 #endif
 void ks_gpu_timer_prepare(void) __attribute__((weak));
+void ks_measure_peak(struct ks_peak *peak) __attribute__((weak));
 
 struct report {
 	const char *timer_moved;	/* why the timer cannot be trusted; NULL */
+	struct ks_peak peak;		/* with --measure-peak */
 	int correct;
 	uint64_t salt;
 	char failure[1024];
@@ -291,7 +294,7 @@ usage(FILE *fp)
 
 	fprintf(fp, "usage: runner [--seed S] [--salt S] [--rtol R] [--atol A] "
 	    "[--time-cap SECONDS] [--min-runs N]\n"
-	    "              [--json-fd FD] --test SHAPE ... "
+	    "              [--json-fd FD] [--measure-peak] --test SHAPE ... "
 	    "--bench SHAPE ...\n"
 	    "problem %s: SHAPE is ", P->name);
 	for (i = 0; i < P->ndims; i++)
@@ -309,7 +312,9 @@ usage(FILE *fp)
 	    "--salt: mixed into every shape's seed; by default drawn at random"
 	    " each run (the JSON gives it), 0 for none\n"
 	    "tests are checked; bench shapes are checked and timed; one "
-	    "JSON verdict goes to FD\n");
+	    "JSON verdict goes to FD\n"
+	    "--measure-peak: first measure the machine's FP32 FMA peak "
+	    "(CPU runners), reported as \"peak\"\n");
 }
 
 /* a decimal integer without sign or spaces, all of s */
@@ -513,6 +518,7 @@ parse_args(struct opts *o, int argc, char **argv)
 	o->time_cap = KS_DEFAULT_TIME_CAP;
 	o->min_runs = KS_DEFAULT_MIN_RUNS;
 	o->json_fd = 1;
+	o->measure_peak = 0;
 	/* room for the shapes of the command line or of the defaults */
 	cap = (size_t)argc + count_words(KS_DEFAULT_TESTS) + count_words(KS_DEFAULT_BENCHES);
 	o->tests = (struct shape *)xcalloc(cap, sizeof(*o->tests));
@@ -524,6 +530,10 @@ parse_args(struct opts *o, int argc, char **argv)
 		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
 			usage(stdout);
 			exit(0);
+		}
+		if (!strcmp(arg, "--measure-peak")) {
+			o->measure_peak = 1;
+			continue;
 		}
 		if (!strcmp(arg, "--test") || !strcmp(arg, "--bench")) {
 			bench = !strcmp(arg, "--bench");
@@ -977,6 +987,13 @@ json_report(FILE *fp, const struct report *r)
 	}
 	fputs("],\n \"timer\": ", fp);
 	json_str(fp, tm->description);
+	if (r->peak.flops_per_s > 0) {
+		fputs(",\n \"peak\": {\"flops_per_s\": ", fp);
+		json_num(fp, r->peak.flops_per_s);
+		fprintf(fp, ", \"threads\": %d, \"vector_bits\": %d, "
+		    "\"fma\": %s}", r->peak.threads, r->peak.vector_bits,
+		    r->peak.fma ? "true" : "false");
+	}
 	if (r->timer_moved) {
 		fputs(",\n \"timer_moved\": ", fp);
 		json_str(fp, r->timer_moved);
@@ -1117,6 +1134,13 @@ main(int argc, char **argv)
 	r.salt = o.salt;
 	r.tests = (struct test_rec *)xcalloc(o.ntests, sizeof(*r.tests));
 	r.benches = (struct bench_rec *)xcalloc(o.nbenches, sizeof(*r.benches));
+	/* the machine's peak, before any code of the candidate runs */
+	if (o.measure_peak) {
+		if (!ks_measure_peak)
+			die(2, "--measure-peak: this runner cannot measure a "
+			    "peak (CPU runners can)");
+		ks_measure_peak(&r.peak);
+	}
 	/*
 	 * The timer calibrated before any code of the candidate runs; in a
 	 * runner with the GPU timer, the GPU runtime brought up now in any

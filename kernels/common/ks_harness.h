@@ -109,6 +109,19 @@ extern const struct ks_timer ks_host_timer;
 /* seconds on CLOCK_MONOTONIC since an arbitrary start */
 double ks_now(void);
 
+/*
+ * The machine's single-precision peak (runner --measure-peak), measured
+ * before any candidate code runs: ks_peak.c, in CPU runners only (a weak
+ * symbol elsewhere).
+ */
+struct ks_peak {
+	double flops_per_s;	/* 0: not measured */
+	int threads;		/* OpenMP threads that ran, as the candidate may */
+	int vector_bits;	/* the widest vectors the compiler targets */
+	int fma;		/* fused multiply-add instructions */
+};
+void ks_measure_peak(struct ks_peak *peak);
+
 /* what a GPU harness's device code shares with its host code */
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define KS_HOST_DEVICE	__host__ __device__

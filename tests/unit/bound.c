@@ -65,17 +65,23 @@ work_cases(void)
 }
 
 static double
-bound_of(const char *problem_json, const char *target, const char *shape_json)
+bound_measured(const char *problem_json, const char *target, const char *shape_json, double measured)
 {
 	struct ks_problem p = { .path = "problem.json" };
 	cJSON *shape = json(shape_json);
 	double us;
 
 	p.json = json(problem_json);
-	us = ks_bound_us(&p, target, shape);
+	us = ks_bound_us(&p, target, shape, measured);
 	cJSON_Delete(p.json);
 	cJSON_Delete(shape);
 	return us;
+}
+
+static double
+bound_of(const char *problem_json, const char *target, const char *shape_json)
+{
+	return bound_measured(problem_json, target, shape_json, 0);
 }
 
 static void
@@ -92,7 +98,16 @@ bound_cases(void)
 	expect("no peak for this target: no bound", bound_of("{\"bound\": {\"bytes\": \"4*m*n\", "
 	    "\"peak_bytes_per_s\": {\"cuda\": 4e12}}}", "hip-amd", shape), 0);
 	expect("no bound at all", bound_of("{}", "cpu", shape), 0);
+	/* a peak the runner measured: 2e9 flops at 4e11 flop/s; none measured: no bound */
+	expect("a measured peak", bound_measured("{\"bound\": {\"flops\": \"2*m*n*k\", "
+	    "\"peak_flops_per_s\": {\"cpu\": \"measured\"}}}", "cpu", shape, 4e11), 5000);
+	expect("a measured peak, not measured", bound_measured("{\"bound\": {\"flops\": \"2*m*n*k\", "
+	    "\"peak_flops_per_s\": \"measured\"}}", "cpu", shape, 0), 0);
+	expect("a fixed peak is not replaced by a measured one", bound_measured("{\"bound\": {\"flops\": "
+	    "\"2*m*n*k\", \"peak_flops_per_s\": 1e12}}", "cpu", shape, 4e11), 2000);
 	/* malformed: -1, and a line naming problem.json (on stderr) */
+	expect("a peak that is neither a number nor \"measured\"", bound_of("{\"bound\": {\"flops\": \"m\", "
+	    "\"peak_flops_per_s\": \"fast\"}}", "cpu", shape), -1);
 	expect("a negative peak", bound_of("{\"bound\": {\"flops\": \"m\", \"peak_flops_per_s\": -1}}", "cpu", shape), -1);
 	expect("no work", bound_of("{\"bound\": {\"peak_flops_per_s\": 1e12}}", "cpu", shape), -1);
 	expect("a bad expression", bound_of("{\"bound\": {\"flops\": \"2*q\", \"peak_flops_per_s\": 1e12}}", "cpu",
