@@ -88,32 +88,6 @@ reserve() {
 	llm_server_script "$script"
 }
 
-# plans_reply FILE [FILTER]: a hypothesize reply, in a json fence after a
-# line of prose, with 10 avenues and 5 plans .plans; the jq FILTER may
-# spoil the document first.  By the rule of population(5) the plans keep
-# [1, 0, 2]: the most innovative is 1 (a tie with 2, to the lower index);
-# the highest uplift_max is 3, but 3 repeats plan 1 (same title and
-# rubric), then 0 and 1 tie at 40: 0; the highest uplift_min is 3 again
-# (a repeat), then 2.
-plans_reply() {
-	{
-		printf 'Here are my plans.\n\n```json\n'
-		jq -n --indent 1 '
-			def plan($t; $desc; $rubric; $lo; $hi; $inn):
-				{title: $t, description: $desc, rubric: $rubric,
-				 uplift_min: $lo, uplift_max: $hi, innovation: $inn};
-			{avenues: [range(10) | "avenue \(.): try idea number \(.)"],
-			 plans: [
-				plan("Wider tiles"; "wider BN tiles reuse rows of A"; "set BN to 128"; 2; 40; 5),
-				plan("Loop order ikj"; "stream rows of B, vectorize over j"; "use the i-k-j loop order"; -5; 40; 9),
-				plan("Unroll k"; "unroll the k loop by 4 to hide FMA latency"; "unroll the k loop 4 times"; 10; 15; 9),
-				plan("Loop order ikj"; "the same again, said differently"; "use the i-k-j loop order"; 12; 60; 1),
-				plan("Deeper k blocks"; "fewer passes over C"; "set BK to 128"; 0; 30; 7)]}
-			| '"${2:-.}"
-		printf '```\n'
-	} >"$1"
-}
-
 # prompt N: the prompt (the first user message) of request N.
 prompt() {
 	llm_request "$1" '.body.messages[1].content'
@@ -285,8 +259,17 @@ slot_report() {
 		jq -rn --slurpfile c pop/gen-001/c$s/candidate.json --slurpfile b pop/gen-001/c$s/bench.json \
 			'[$c[0].plan.title, $c[0].plan.uplift_min, $c[0].plan.uplift_max, $b[0].score_us] | @tsv'
 	done | awk -F '\t' -v base="$base" '{
-		printf "- generation 1, g001c%d from g000c0: \"%s\" (expected %+.0f%% to %+.0f%%): measured %+.1f%% (%.2f us against %.2f us)\n",
-			NR - 1, $1, $2, $3, (base / $4 - 1) * 100, $4, base }' >expected
+		u = (base / $4 - 1) * 100
+		where = u < $2 ? "below" : u > $3 ? "above" : "inside"
+		n[where]++; err += u - ($2 + $3) / 2
+		printf "- generation 1, g001c%d from g000c0: \"%s\" (expected %+.0f%% to %+.0f%%): measured %+.1f%%, %s the range (%.2f us against %.2f us)\n",
+			NR - 1, $1, $2, $3, u, where, $4, base }
+		END {
+			# the track record of the three plans, and hypotheses.json "calibration"
+			printf "Of the 3 plans measured so far, %d (%.0f %%) measured inside the uplift range they predicted, %d below it and %d above it; 0 more failed (wrong, crashed, did not build or were rejected). On average a measured plan came out %.1f points %s the middle of its range.\n",
+				n["inside"], 100 * n["inside"] / 3, n["below"], n["above"], (err < 0 ? -err : err) / 3, err < 0 ? "below" : "above" >"track"
+			printf "{\"measured\":3,\"inside\":%d,\"below\":%d,\"above\":%d,\"failed\":0}\n", n["inside"], n["below"], n["above"] >"calibration"
+		}' >expected
 	assert_equal "$(wc -l <expected)" 3
 	local line
 	run cat hyp2-prompt
@@ -295,6 +278,16 @@ slot_report() {
 		assert_output --partial "$line"
 	done <expected
 	assert_output --partial '"Loop order ikj" (expected -5% to +40%): measured '
+	assert_output --partial $'## Your track record\n\n'"$(sed 's/.$//' track)"
+	assert_output --partial "The plans are kept by these numbers: predict the range you expect to hit"
+	# generation 1's plans had no record before them; generation 2's had three
+	run jf pop/gen-001/hypotheses.json .calibration
+	assert_output '{"measured":0,"inside":0,"below":0,"above":0,"failed":0,"mean_error":0}'
+	run jf pop/gen-002/hypotheses.json '.calibration | del(.mean_error)'
+	assert_output "$(cat calibration)"
+	# the report says it for the run
+	run -0 ks-report pop
+	assert_line --regexp "^pop: plans' predicted uplift: [0-3] of 3 measured inside their range \([0-9]+ %\), [0-3] below, [0-3] above, [-+][0-9.]+ points from the middle on average; 0 failed$"
 	# the base of generation 2 is g001c0: its code, not the seed's
 	assert_equal "$(count hyp2-prompt code.c)" 1
 	assert_equal "$(count hyp2-prompt "$SEED")" 0

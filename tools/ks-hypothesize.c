@@ -34,6 +34,7 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
     const struct ks_cand *ref, struct ks_cand *c, size_t n)
 {
 	char *task = NULL, *target = NULL, *knowledge = NULL, *findings = NULL, *pop = NULL, *code = NULL, *sol = NULL;
+	char *record = NULL;
 	char *prompt = NULL, *why = NULL, *g = ks_easprintf("%ld", gen), *k = ks_easprintf("%ld", run->k);
 	struct ks_problem p;
 	cJSON *h = NULL;
@@ -53,10 +54,11 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 	findings = ks_ctx_findings(c, n, budget);
 	pop = ks_ctx_population(c, n, &p, base, ref, budget);
 	sol = ks_ctx_sol(base, &p, run->target, stop);
+	record = ks_ctx_track_record(c, n);
 	const char *keys[] = { "generation", "k", "task", "target", "knowledge", "findings", "population",
-		"base_id", "base_code", "speed_of_light" };
-	const char *vals[] = { g, k, task, target, knowledge, findings, pop, base->id, code, sol };
-	if (!(prompt = ks_prompt_render("hypothesize", keys, vals, 10)))
+		"base_id", "base_code", "speed_of_light", "track_record" };
+	const char *vals[] = { g, k, task, target, knowledge, findings, pop, base->id, code, sol, record };
+	if (!(prompt = ks_prompt_render("hypothesize", keys, vals, 11)))
 		goto out;
 	if ((rc = ks_ask(llm, prompt, dir, "hypothesize", check_reply, &h, &why)) < 0)
 		goto out;
@@ -87,6 +89,7 @@ out:
 	free(pop);
 	free(code);
 	free(sol);
+	free(record);
 	ks_problem_free(&p);
 	return h;
 }
@@ -130,7 +133,7 @@ hypothesize(const char *dir, const char *out)
 		return 1;
 	if (ks_run_load(root, &run) < 0)
 		goto out;
-	if ((online = ks_llm_open(&llm, "hypothesize", root)) < 0 || ks_cands_load(root, gen, 0, &c, &n) < 0 ||
+	if ((online = ks_llm_open(&llm, "hypothesize", root, gen - 1)) < 0 || ks_cands_load(root, gen, 0, &c, &n) < 0 ||
 	    ks_select_load(dir, c, n, &base, &ref) < 0)
 		goto out_run;
 	/* a search that ends here (select.json "stop") makes no plans and asks no model */
@@ -164,6 +167,10 @@ hypothesize(const char *dir, const char *out)
 		cJSON_AddItemToArray(chosen, cJSON_CreateNumber((double)picks[i]));
 	cJSON_AddStringToObject(h, "base", base->id);
 	cJSON_AddStringToObject(h, "model", asked ? llm.model : "offline");
+	/* the track record of the plans before these, as it stood when they were made */
+	struct ks_calibration cal;
+	ks_calibrate(c, n, &cal);
+	cJSON_AddItemToObject(h, "calibration", ks_calibration_json(&cal));
 	/* usage last, beside the model that spent it */
 	if ((usage = cJSON_DetachItemFromObjectCaseSensitive(h, "usage")))
 		cJSON_AddItemToObject(h, "usage", usage);

@@ -350,7 +350,7 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 	/* a bad setting is said before any call is paid for */
 	if ((tries = repair_tries()) < 0)
 		goto out;
-	if ((online = ks_llm_open(&llm, "implement", s->root)) < 0 || ks_problem_load(s->run.problem, &p) < 0 ||
+	if ((online = ks_llm_open(&llm, "implement", s->root, (s->gen - 1) * s->run.k + s->slot)) < 0 || ks_problem_load(s->run.problem, &p) < 0 ||
 	    ks_cands_load(s->root, s->gen, 0, &c, &n) < 0 ||
 	    ks_select_load(gdir, c, n, &base, &ref) < 0 || !(h = ks_hypotheses_load(gdir, s->run.k)))
 		goto out;

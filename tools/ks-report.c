@@ -183,6 +183,67 @@ print_changed(const char *root, struct ks_cand *c, size_t n)
 	return 0;
 }
 
+/* whether k is faster than its base beyond the noise */
+static int
+improves(const struct ks_cand *c, size_t n, const struct ks_cand *k)
+{
+	const struct ks_cand *base = k->cand.base ? ks_cands_find((struct ks_cand *)c, n, k->cand.base) : NULL;
+
+	return base && k->score_us > 0 && base->score_us > 0 && ks_faster(k, base);
+}
+
+/*
+ * Each model that wrote kernels: how many, and its share of the run's
+ * correct kernels and of those faster than their base, for a run that
+ * spreads its candidates over several models (KS_IMPLEMENT_MODEL="a:3,b:1").
+ */
+static void
+print_models(const char *root, const struct ks_cand *c, size_t n)
+{
+	size_t correct = 0, improving = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i].gen > 0) {
+			correct += c[i].score_us > 0;
+			improving += improves(c, n, &c[i]);
+		}
+	for (size_t i = 0; i < n; i++) {
+		const char *m = c[i].cand.model;
+		size_t written = 0, ok = 0, better = 0, j;
+
+		if (c[i].gen == 0 || !m || strcmp(m, "offline") == 0)
+			continue;
+		for (j = 0; j < i && !(c[j].gen > 0 && c[j].cand.model && strcmp(c[j].cand.model, m) == 0); j++)
+			;
+		if (j < i)
+			continue;	/* counted at its first kernel */
+		for (j = i; j < n; j++)
+			if (c[j].gen > 0 && c[j].cand.model && strcmp(c[j].cand.model, m) == 0) {
+				written++;
+				ok += c[j].score_us > 0;
+				better += improves(c, n, &c[j]);
+			}
+		printf("%s: model %s: %zu kernels, %zu correct (%.0f %% of the correct), %zu faster than their base "
+		    "(%.0f %% of those)\n", root, m, written, ok, correct ? 100.0 * (double)ok / (double)correct : 0,
+		    better, improving ? 100.0 * (double)better / (double)improving : 0);
+	}
+}
+
+/* How the plans' predicted uplift ranges held up, over the whole run. */
+static void
+print_calibration(const char *root, const struct ks_cand *c, size_t n)
+{
+	struct ks_calibration cal;
+
+	ks_calibrate(c, n, &cal);
+	if (cal.measured == 0 && cal.failed == 0)
+		return;
+	printf("%s: plans' predicted uplift: %ld of %ld measured inside their range (%.0f %%), %ld below, %ld above, "
+	    "%+.1f points from the middle on average; %ld failed\n", root, cal.inside, cal.measured,
+	    cal.measured ? 100.0 * (double)cal.inside / (double)cal.measured : 0, cal.below, cal.above,
+	    cal.mean_error, cal.failed);
+}
+
 /* What the run's LLM calls cost, from the ledger the LLM stages keep. */
 static int
 print_usage(const char *root)
@@ -345,6 +406,10 @@ main(int argc, char *argv[])
 		print_table(c, n, seed);
 	print_summary(run.root, c, n);
 	print_exhausted(run.root);
+	if (!o.brief) {
+		print_models(run.root, c, n);
+		print_calibration(run.root, c, n);
+	}
 	if (print_changed(run.root, c, n) < 0)
 		rval = 1;
 	if (print_usage(run.root) < 0)

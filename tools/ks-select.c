@@ -171,7 +171,7 @@ select_gen(const char *dir, const char *out)
 		ks_warnx("'%s' is generation 0, the seed kernels: selection starts at generation 1", dir);
 		goto out_run;
 	}
-	if ((online = ks_llm_open(&llm, "select", root)) < 0 || ks_cands_load(root, gen, 0, &c, &n) < 0)
+	if ((online = ks_llm_open(&llm, "select", root, gen - 1)) < 0 || ks_cands_load(root, gen, 0, &c, &n) < 0)
 		goto out_run;
 	sel = stop_at_sol(dir, c, n, stop);
 	if (!sel && online == 1 && ks_offline_select(c, n, &sel) == 0)

@@ -502,9 +502,11 @@ struct ks_llm_reply {
  * "Pointing it at an LLM").  Returns 0 when an LLM is configured, 1 when none is
  * (the offline proposer is then used, and a note says so), -1 with a
  * message for a bad setting.  root is the population directory, where
- * the cache and the ledger live.
+ * the cache and the ledger live.  draw numbers the stage's calls in the
+ * run (0, 1, ...: a generation's, or a candidate slot's): where the model
+ * setting names several models with weights, it picks one of them.
  */
-int ks_llm_open(struct ks_llm *llm, const char *stage, const char *root);
+int ks_llm_open(struct ks_llm *llm, const char *stage, const char *root, long draw);
 void ks_llm_close(struct ks_llm *llm);
 /*
  * One call: system may be NULL; turns alternate user, assistant, user.
@@ -558,6 +560,21 @@ char *ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_probl
 char *ks_ctx_times(const struct ks_cand *c, const struct ks_problem *p);
 /* how far base is from the speed of light overall and on which shapes, and the share that stops the search */
 char *ks_ctx_sol(const struct ks_cand *base, const struct ks_problem *p, const char *target, double stop);
+/*
+ * How the plans' predicted uplift ranges compare with what their kernels
+ * measured against their base: ks_calibrate counts; ks_ctx_track_record
+ * says it for the hypothesize prompt; ks_calibration_json is
+ * hypotheses.json's "calibration".
+ */
+struct ks_calibration {
+	long measured;		/* plans whose kernel and base both have a score */
+	long inside, below, above;	/* of those, against [uplift_min, uplift_max] */
+	long failed;		/* plans whose kernel was benched and has no score */
+	double mean_error;	/* mean of measured minus the middle of the range, in points */
+};
+void ks_calibrate(const struct ks_cand *c, size_t n, struct ks_calibration *cal);
+cJSON *ks_calibration_json(const struct ks_calibration *cal);
+char *ks_ctx_track_record(const struct ks_cand *c, size_t n);
 /* each plan with what it measured, within budget */
 char *ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget);
 /* prompts/targets/<t>-<arch>.md or <t>.md, the architecture built, the device benched on */

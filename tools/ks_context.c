@@ -448,10 +448,81 @@ uplift(const struct ks_cand *c, size_t n, const struct ks_cand *k, double *pct)
 	return 0;
 }
 
-/* One finding in full: the plan, what it expected, what it measured or why it failed. */
+/* where a measured uplift fell against the plan's range: -1 below, 0 inside, 1 above */
+static int
+against_range(const cJSON *plan, double pct)
+{
+	double lo = 0, hi = 0;
+
+	ks_json_num(plan, "uplift_min", NULL, &lo);
+	ks_json_num(plan, "uplift_max", NULL, &hi);
+	return pct < lo ? -1 : pct > hi ? 1 : 0;
+}
+
+void
+ks_calibrate(const struct ks_cand *c, size_t n, struct ks_calibration *cal)
+{
+	double err = 0, pct, lo, hi;
+	int where;
+
+	memset(cal, 0, sizeof(*cal));
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *plan = c[i].cand.plan;
+
+		if (!cJSON_IsObject(plan) || !c[i].status)
+			continue;
+		if (!uplift(c, n, &c[i], &pct)) {
+			cal->failed += c[i].score_us <= 0 && strcmp(c[i].status, "stale") != 0;
+			continue;
+		}
+		where = against_range(plan, pct);
+		cal->measured++;
+		cal->below += where < 0;
+		cal->inside += where == 0;
+		cal->above += where > 0;
+		lo = hi = 0;
+		ks_json_num(plan, "uplift_min", NULL, &lo);
+		ks_json_num(plan, "uplift_max", NULL, &hi);
+		err += pct - (lo + hi) / 2;
+	}
+	cal->mean_error = cal->measured ? err / (double)cal->measured : 0;
+}
+
+cJSON *
+ks_calibration_json(const struct ks_calibration *cal)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(j, "measured", (double)cal->measured);
+	cJSON_AddNumberToObject(j, "inside", (double)cal->inside);
+	cJSON_AddNumberToObject(j, "below", (double)cal->below);
+	cJSON_AddNumberToObject(j, "above", (double)cal->above);
+	cJSON_AddNumberToObject(j, "failed", (double)cal->failed);
+	cJSON_AddNumberToObject(j, "mean_error", round(cal->mean_error * 10) / 10);
+	return j;
+}
+
+char *
+ks_ctx_track_record(const struct ks_cand *c, size_t n)
+{
+	struct ks_calibration cal;
+
+	ks_calibrate(c, n, &cal);
+	if (cal.measured == 0 && cal.failed == 0)
+		return ks_estrdup("No plan has been measured yet.");
+	return ks_easprintf("Of the %ld plans measured so far, %ld (%.0f %%) measured inside the uplift range they "
+	    "predicted, %ld below it and %ld above it; %ld more failed (wrong, crashed, did not build or were "
+	    "rejected). On average a measured plan came out %.1f points %s the middle of its range. The plans are "
+	    "kept by these numbers: predict the range you expect to hit, not the one that gets a plan kept.",
+	    cal.measured, cal.inside, cal.measured ? 100.0 * (double)cal.inside / (double)cal.measured : 0,
+	    cal.below, cal.above, cal.failed, fabs(cal.mean_error), cal.mean_error < 0 ? "below" : "above");
+}
+
+/* One finding in full: the plan, what it expected, what it measured (and against the range) or why it failed. */
 static void
 add_finding(struct ks_buf *b, const struct ks_cand *c, size_t n, const struct ks_cand *k)
 {
+	static const char *const where[] = { "below the range", "inside the range", "above the range" };
 	long bi = find_id(c, n, k->cand.base);
 	double lo = 0, hi = 0, pct;
 
@@ -460,7 +531,8 @@ add_finding(struct ks_buf *b, const struct ks_cand *c, size_t n, const struct ks
 	ks_buf_printf(b, "- generation %ld, %s from %s: \"%s\" (expected %+.0f%% to %+.0f%%): ", k->gen, k->id,
 	    parent_of(k, "base"), plan_title(k), lo, hi);
 	if (uplift(c, n, k, &pct))
-		ks_buf_printf(b, "measured %+.1f%% (%.2f us against %.2f us)\n", pct, k->score_us, c[bi].score_us);
+		ks_buf_printf(b, "measured %+.1f%%, %s (%.2f us against %.2f us)\n", pct,
+		    where[against_range(k->cand.plan, pct) + 1], k->score_us, c[bi].score_us);
 	else if (k->bench.message)
 		ks_buf_printf(b, "%s: %.200s\n", k->status ? k->status : "not benched", k->bench.message);
 	else

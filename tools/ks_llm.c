@@ -88,18 +88,127 @@ static const struct provider {
 	{ "gemini", "https://generativelanguage.googleapis.com/v1beta", "GEMINI_API_KEY" },
 };
 
+/* The stage's model setting, KS_<STAGE>_MODEL or KS_MODEL; var names the one used (the first when neither is set). */
 static const char *
-stage_model(const char *stage)
+stage_model(const char *stage, char *var, size_t n)
 {
-	char var[64];
 	const char *m;
 
-	snprintf(var, sizeof var, "KS_%s_MODEL", stage);
+	snprintf(var, n, "KS_%s_MODEL", stage);
 	for (char *p = var; *p; p++)
-		if (*p >= 'a' && *p <= 'z')
-			*p -= 'a' - 'A';
-	m = env(var);
-	return m ? m : env("KS_MODEL");
+		*p = (char)toupper((unsigned char)*p);
+	if ((m = env(var)) || !(m = env("KS_MODEL")))
+		return m;
+	snprintf(var, n, "KS_MODEL");
+	return m;
+}
+
+/*
+ * A model setting may name several models with weights, each optionally
+ * on an endpoint of its own: "model-a:3,model-b:1@local".  An entry is
+ * the model, then ":N" (a weight from 1 to 1000; default 1) when the
+ * last colon is followed by digits alone, then "@NAME" when the last @ is
+ * followed by a word that starts with a letter (KS_ENDPOINT_<NAME>_URL,
+ * _PROVIDER and _API_KEY; see choose_endpoint).  A model whose name ends
+ * in ":digits" (Ollama's "qwen:7") is written with its weight:
+ * "qwen:7:1".
+ */
+struct model_entry {
+	char model[200];
+	long weight;
+	char endpoint[40];	/* "" for the stage's own provider, URL and key */
+};
+
+#define MAX_MODELS 16
+
+/* An entry of the setting, trimmed; -1 with a message naming var when it is not one. */
+static int
+parse_entry(const char *var, const char *s, size_t len, struct model_entry *e)
+{
+	char buf[300], *at, *colon;
+	size_t n;
+
+	while (len && isspace((unsigned char)*s))
+		s++, len--;
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	if (len == 0 || len >= sizeof buf) {
+		ks_warnx("%s: %s entry in '%.*s'", var, len ? "a too long" : "an empty", (int)len, s);
+		return -1;
+	}
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	e->weight = 1;
+	e->endpoint[0] = '\0';
+	if ((at = strrchr(buf, '@')) && isalpha((unsigned char)at[1]) &&
+	    strspn(at + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(at + 1)) {
+		if (strlen(at + 1) >= sizeof e->endpoint) {
+			ks_warnx("%s: the endpoint name '%s' is too long", var, at + 1);
+			return -1;
+		}
+		snprintf(e->endpoint, sizeof e->endpoint, "%s", at + 1);
+		*at = '\0';
+	}
+	if ((colon = strrchr(buf, ':')) && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
+		if (ks_parse_int(colon + 1, 1, 1000, &e->weight) < 0) {
+			ks_warnx("%s: the weight of '%s' must be an integer from 1 to 1000", var, buf);
+			return -1;
+		}
+		*colon = '\0';
+	}
+	if (!*buf || (n = strlen(buf)) >= sizeof e->model) {
+		ks_warnx("%s: an entry without a model name in '%.*s'", var, (int)len, s);
+		return -1;
+	}
+	memcpy(e->model, buf, n + 1);
+	return 0;
+}
+
+/* The entries of a comma-separated setting; their number, or -1 with a message. */
+static int
+parse_models(const char *var, const char *spec, struct model_entry *e)
+{
+	int n = 0;
+
+	for (const char *p = spec;;) {
+		size_t len = strcspn(p, ",");
+
+		if (n == MAX_MODELS) {
+			ks_warnx("%s names more than %d models", var, MAX_MODELS);
+			return -1;
+		}
+		if (parse_entry(var, p, len, &e[n++]) < 0)
+			return -1;
+		if (!p[len])
+			return n;
+		p += len + 1;
+	}
+}
+
+/*
+ * Draw number draw of the run (0, 1, ...): the entry that smooth weighted
+ * round robin gives it, so that every stretch of consecutive draws holds
+ * the models in their weights' shares as nearly as it can (3:1 goes
+ * a a b a a a b a ...), and a draw made again picks the same model.
+ */
+static int
+pick_entry(const struct model_entry *e, int n, long draw)
+{
+	long current[MAX_MODELS] = { 0 }, total = 0;
+	int pick = 0;
+
+	for (int i = 0; i < n; i++)
+		total += e[i].weight;
+	for (long d = 0; d <= draw % total; d++) {
+		pick = 0;
+		for (int i = 0; i < n; i++) {
+			current[i] += e[i].weight;
+			if (current[i] > current[pick])
+				pick = i;
+		}
+		current[pick] -= total;
+	}
+	return pick;
 }
 
 static int
@@ -229,38 +338,24 @@ load_body_settings(struct ks_llm *llm, const char *stage)
 	return 0;
 }
 
-int
-ks_llm_open(struct ks_llm *llm, const char *stage, const char *root)
+static const struct provider *
+provider_named(const char *name)
 {
-	const char *p = provider_of_env(), *model, *url, *key;
-	const struct provider *pv = NULL;
-	int openai_base = 0;
-
-	memset(llm, 0, sizeof *llm);
-	if (strcmp(p, "offline") == 0) {
-		ks_info("no LLM configured (KS_LLM_PROVIDER, KS_LLM_URL or an API key): using the offline proposer");
-		return 1;
-	}
 	for (size_t i = 0; i < sizeof providers / sizeof providers[0]; i++)
-		if (strcmp(providers[i].name, p) == 0)
-			pv = &providers[i];
-	if (!pv) {
-		ks_warnx("KS_LLM_PROVIDER must be openai, anthropic, gemini or offline, not '%s'", p);
-		return -1;
-	}
-	if (!(model = stage_model(stage))) {
-		ks_warnx("no model for the %s stage: set KS_MODEL (or KS_%s_MODEL)", stage,
-		    strcmp(stage, "select") == 0 ? "SELECT" : strcmp(stage, "hypothesize") == 0 ? "HYPOTHESIZE" : "IMPLEMENT");
-		return -1;
-	}
-	url = env("KS_LLM_URL");
-	if (!url && strcmp(pv->name, "openai") == 0 && (url = env("OPENAI_BASE_URL")))
-		openai_base = 1;
-	key = key_for(pv, url ? url : pv->url, openai_base);
+		if (strcmp(providers[i].name, name) == 0)
+			return &providers[i];
+	return NULL;
+}
+
+/* The client for model on url (its trailing slashes dropped) with key, or none; -1 on a bad setting (said). */
+static int
+configure(struct ks_llm *llm, const char *stage, const char *root, const struct provider *pv, const char *model,
+    const char *url, const char *key)
+{
 	snprintf(llm->provider, sizeof llm->provider, "%s", pv->name);
 	llm->stage = stage;
 	llm->model = ks_estrdup(model);
-	llm->url = ks_estrdup(url ? url : pv->url);
+	llm->url = ks_estrdup(url);
 	/* A base URL may end in a slash or not: the endpoint appends one. */
 	for (size_t n = strlen(llm->url); n > 0 && llm->url[n - 1] == '/'; n--)
 		llm->url[n - 1] = '\0';
@@ -271,6 +366,80 @@ ks_llm_open(struct ks_llm *llm, const char *stage, const char *root)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A model on an endpoint of its own, "@NAME" in the model setting:
+ * KS_ENDPOINT_<NAME>_URL (required), _PROVIDER (openai, anthropic or
+ * gemini; default openai, which vLLM, llama.cpp and Ollama speak) and
+ * _API_KEY.  That key goes to that URL alone, and no other key goes
+ * there: the stage's own keys stay with the stage's own server.
+ */
+static int
+open_endpoint(struct ks_llm *llm, const char *stage, const char *root, const struct model_entry *e, const char *var)
+{
+	char name[sizeof e->endpoint], uvar[80], pvar[80], kvar[80];
+	const struct provider *pv;
+	const char *url, *p;
+
+	for (size_t i = 0; i < sizeof name; i++)
+		name[i] = (char)toupper((unsigned char)e->endpoint[i]);
+	snprintf(uvar, sizeof uvar, "KS_ENDPOINT_%s_URL", name);
+	snprintf(pvar, sizeof pvar, "KS_ENDPOINT_%s_PROVIDER", name);
+	snprintf(kvar, sizeof kvar, "KS_ENDPOINT_%s_API_KEY", name);
+	if (!(url = env(uvar))) {
+		ks_warnx("%s puts %s on endpoint '%s', but %s is not set", var, e->model, e->endpoint, uvar);
+		return -1;
+	}
+	p = env(pvar) ? env(pvar) : "openai";
+	if (!(pv = provider_named(p))) {
+		ks_warnx("%s must be openai, anthropic or gemini, not '%s'", pvar, p);
+		return -1;
+	}
+	return configure(llm, stage, root, pv, e->model, url, env(kvar));
+}
+
+int
+ks_llm_open(struct ks_llm *llm, const char *stage, const char *root, long draw)
+{
+	const char *p = provider_of_env(), *spec, *url, *key;
+	const struct provider *pv;
+	struct model_entry e[MAX_MODELS];
+	char var[64];
+	int n = 0, pick, openai_base = 0, any_endpoint = 0;
+
+	memset(llm, 0, sizeof *llm);
+	if ((spec = stage_model(stage, var, sizeof var)) && (n = parse_models(var, spec, e)) < 0)
+		return -1;
+	/* beside one on an endpoint, a model without one needs the stage's LLM, whichever model this draw picks */
+	for (int i = 0; i < n; i++)
+		any_endpoint |= e[i].endpoint[0] != '\0';
+	for (int i = 0; i < n && any_endpoint && strcmp(p, "offline") == 0; i++)
+		if (!e[i].endpoint[0]) {
+			ks_warnx("%s: %s has no endpoint of its own (@NAME), and no LLM is configured for it "
+			    "(KS_LLM_PROVIDER, KS_LLM_URL or an API key)", var, e[i].model);
+			return -1;
+		}
+	pick = n > 0 ? pick_entry(e, n, draw < 0 ? 0 : draw) : -1;
+	if (pick >= 0 && e[pick].endpoint[0])
+		return open_endpoint(llm, stage, root, &e[pick], var);
+	if (strcmp(p, "offline") == 0) {
+		ks_info("no LLM configured (KS_LLM_PROVIDER, KS_LLM_URL or an API key): using the offline proposer");
+		return 1;
+	}
+	if (!(pv = provider_named(p))) {
+		ks_warnx("KS_LLM_PROVIDER must be openai, anthropic, gemini or offline, not '%s'", p);
+		return -1;
+	}
+	if (pick < 0) {
+		ks_warnx("no model for the %s stage: set KS_MODEL (or %s)", stage, var);
+		return -1;
+	}
+	url = env("KS_LLM_URL");
+	if (!url && strcmp(pv->name, "openai") == 0 && (url = env("OPENAI_BASE_URL")))
+		openai_base = 1;
+	key = key_for(pv, url ? url : pv->url, openai_base);
+	return configure(llm, stage, root, pv, e[pick].model, url ? url : pv->url, key);
 }
 
 void

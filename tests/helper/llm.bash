@@ -108,3 +108,29 @@ llm_server_stop() {
 	wait "$pid" 2>/dev/null || true
 	return 0
 }
+
+# plans_reply FILE [FILTER]: a hypothesize reply, in a json fence after a
+# line of prose, with 10 avenues and 5 plans .plans; the jq FILTER may
+# spoil the document first.  By the rule of population(5) the plans keep
+# [1, 0, 2]: the most innovative is 1 (a tie with 2, to the lower index);
+# the highest uplift_max is 3, but 3 repeats plan 1 (same title and
+# rubric), then 0 and 1 tie at 40: 0; the highest uplift_min is 3 again
+# (a repeat), then 2.
+plans_reply() {
+	{
+		printf 'Here are my plans.\n\n```json\n'
+		jq -n --indent 1 '
+			def plan($t; $desc; $rubric; $lo; $hi; $inn):
+				{title: $t, description: $desc, rubric: $rubric,
+				 uplift_min: $lo, uplift_max: $hi, innovation: $inn};
+			{avenues: [range(10) | "avenue \(.): try idea number \(.)"],
+			 plans: [
+				plan("Wider tiles"; "wider BN tiles reuse rows of A"; "set BN to 128"; 2; 40; 5),
+				plan("Loop order ikj"; "stream rows of B, vectorize over j"; "use the i-k-j loop order"; -5; 40; 9),
+				plan("Unroll k"; "unroll the k loop by 4 to hide FMA latency"; "unroll the k loop 4 times"; 10; 15; 9),
+				plan("Loop order ikj"; "the same again, said differently"; "use the i-k-j loop order"; 12; 60; 1),
+				plan("Deeper k blocks"; "fewer passes over C"; "set BK to 128"; 0; 30; 7)]}
+			| '"${2:-.}"
+		printf '```\n'
+	} >"$1"
+}
