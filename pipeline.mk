@@ -1,6 +1,6 @@
 # pipeline.mk - the evolution loop as make rules.
 #
-#   make generation N=5 [POP=population] [PROBLEM=sgemm] [TARGET=cpu] [K=3]
+#   make generation N=5 [POP=population] [PROBLEM=sgemm] [TARGET=cpu] [K=3] [KS_PROFILE=1]
 #
 # makes generation 5 and every missing generation before it.  Each stage
 # is a file written by one tool (ks-x -o $@), so an interrupted run
@@ -10,7 +10,7 @@
 #
 #   gen-000/c0/candidate.json   ks-implement (the problem's seed)
 #   gen-NNN/select.json         ks-select     <- every bench.json of gen NNN-1
-#   gen-NNN/hypotheses.json     ks-hypothesize
+#   gen-NNN/hypotheses.json     ks-hypothesize (after ks-profile on the base, with KS_PROFILE=1)
 #   gen-NNN/cS/candidate.json   ks-implement  (kernel.<ext> beside it)
 #   gen-NNN/cS/build.json       ks-build
 #   gen-NNN/cS/bench.json       ks-bench
@@ -80,9 +80,10 @@ define ks_generation
 $(POP)/gen-$1/select.json: | $(call ks_ends,$(call ks_prev,$1))
 	$$(KS_BIN)/ks-select -o $$@ $$(@D)
 
-# gen-$1/hypotheses.json: the K kept plans, from select.json
+# gen-$1/hypotheses.json: the K kept plans, from select.json (with KS_PROFILE=1, after
+# ks-profile has profiled the base into its profile.json, for the hypothesize prompt)
 $(POP)/gen-$1/hypotheses.json: $(POP)/gen-$1/select.json
-	$$(KS_BIN)/ks-hypothesize -o $$@ $$(@D)
+	$(if $(filter 1,$(KS_PROFILE)),$$(KS_BIN)/ks-profile $$(@D) && )$$(KS_BIN)/ks-hypothesize -o $$@ $$(@D)
 
 # gen-$1/cS/candidate.json (and kernel): plan S implemented, from hypotheses.json
 $(addsuffix /candidate.json,$(call ks_cands,$1)): $(POP)/gen-$1/hypotheses.json

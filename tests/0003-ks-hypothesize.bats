@@ -52,7 +52,7 @@ select_json() {
 	assert_output ""
 	run -0 jf pop/gen-001/hypotheses.json keys .chosen .base .model '.avenues | length' \
 		'.avenues[0]' '.avenues[7]' '.avenues[9]'
-	assert_line --index 0 '["avenues","base","chosen","model","plans"]'
+	assert_line --index 0 '["avenues","base","calibration","chosen","model","plans"]'
 	assert_line --index 1 '[0,1,2]'
 	assert_line --index 2 g000c0
 	assert_line --index 3 offline

@@ -148,7 +148,7 @@ spoil() {
 }
 
 @test "ks-build and ks-bench hold no LLM client: no ks_llm or ks_ask code, no libcurl" {
-	for t in ks-build ks-bench ks-init ks-report; do
+	for t in ks-build ks-bench ks-profile ks-init ks-report; do
 		run -0 nm "$KS_TOOLS/$t"
 		refute_output --regexp ' T (ks_llm_|ks_ask|ks_prompt_)'
 		run -0 ldd "$KS_TOOLS/$t"

@@ -34,7 +34,7 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
     const struct ks_cand *ref, struct ks_cand *c, size_t n)
 {
 	char *task = NULL, *target = NULL, *knowledge = NULL, *findings = NULL, *pop = NULL, *code = NULL, *sol = NULL;
-	char *record = NULL;
+	char *record = NULL, *prof = NULL;
 	char *prompt = NULL, *why = NULL, *g = ks_easprintf("%ld", gen), *k = ks_easprintf("%ld", run->k);
 	struct ks_problem p;
 	cJSON *h = NULL;
@@ -55,10 +55,11 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 	pop = ks_ctx_population(c, n, &p, base, ref, budget);
 	sol = ks_ctx_sol(base, &p, run->target, stop);
 	record = ks_ctx_track_record(c, n);
+	prof = ks_ctx_profile(base);
 	const char *keys[] = { "generation", "k", "task", "target", "knowledge", "findings", "population",
-		"base_id", "base_code", "speed_of_light", "track_record" };
-	const char *vals[] = { g, k, task, target, knowledge, findings, pop, base->id, code, sol, record };
-	if (!(prompt = ks_prompt_render("hypothesize", keys, vals, 11)))
+		"base_id", "base_code", "speed_of_light", "track_record", "profile" };
+	const char *vals[] = { g, k, task, target, knowledge, findings, pop, base->id, code, sol, record, prof };
+	if (!(prompt = ks_prompt_render("hypothesize", keys, vals, 12)))
 		goto out;
 	if ((rc = ks_ask(llm, prompt, dir, "hypothesize", check_reply, &h, &why)) < 0)
 		goto out;
@@ -90,6 +91,7 @@ out:
 	free(code);
 	free(sol);
 	free(record);
+	free(prof);
 	ks_problem_free(&p);
 	return h;
 }

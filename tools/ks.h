@@ -558,13 +558,15 @@ char *ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_probl
     const struct ks_cand *ref, size_t budget);
 /* "score S us; per shape: MxNxK T us; ..." of a measured kernel, else why not */
 char *ks_ctx_times(const struct ks_cand *c, const struct ks_problem *p);
+/* what the profiler said of base (its profile.json, ks-profile), or why there is nothing */
+char *ks_ctx_profile(const struct ks_cand *base);
 /* how far base is from the speed of light overall and on which shapes, and the share that stops the search */
 char *ks_ctx_sol(const struct ks_cand *base, const struct ks_problem *p, const char *target, double stop);
 /*
- * How the plans' predicted uplift ranges compare with what their kernels
- * measured against their base: ks_calibrate counts; ks_ctx_track_record
- * says it for the hypothesize prompt; ks_calibration_json is
- * hypotheses.json's "calibration".
+ * ks_calib.c: how the plans' predicted uplift ranges compare with what
+ * their kernels measured against their base: ks_calibrate counts;
+ * ks_calibration_json is hypotheses.json's "calibration"; and
+ * ks_ctx_track_record (ks_context.c) says it for the hypothesize prompt.
  */
 struct ks_calibration {
 	long measured;		/* plans whose kernel and base both have a score */
@@ -572,6 +574,10 @@ struct ks_calibration {
 	long failed;		/* plans whose kernel was benched and has no score */
 	double mean_error;	/* mean of measured minus the middle of the range, in points */
 };
+/* k's measured uplift over its base in percent: 1, or 0 when either has no score */
+int ks_plan_uplift(const struct ks_cand *c, size_t n, const struct ks_cand *k, double *pct);
+/* where pct fell against plan's [uplift_min, uplift_max]: -1 below, 0 inside, 1 above */
+int ks_plan_against_range(const cJSON *plan, double pct);
 void ks_calibrate(const struct ks_cand *c, size_t n, struct ks_calibration *cal);
 cJSON *ks_calibration_json(const struct ks_calibration *cal);
 char *ks_ctx_track_record(const struct ks_cand *c, size_t n);
@@ -621,6 +627,8 @@ int ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *
  */
 double ks_sol_share(const cJSON *result);
 double ks_sol_overall(const struct ks_cand *c);
+/* a share as a percentage for people and prompts: "61.1", "0.021" (buf, returned) */
+const char *ks_sol_pct(double share, char *buf, size_t n);
 int ks_sol_stop_setting(double *share);
 char *ks_sol_reached(const struct ks_cand *c, size_t n, double share, const struct ks_cand **which);
 

@@ -68,11 +68,12 @@ add_shape_times(struct ks_buf *b, const struct ks_cand *c, const struct ks_probl
 	cJSON_ArrayForEach(r, c->bench.results) {
 		char *shape = ks_shape_name(ks_json_obj(r, "shape", NULL), p->dims);
 		double t = 0, share = ks_sol_share(r);
+		char pct[32];
 
 		ks_json_num(r, "time_us", NULL, &t);
 		ks_buf_printf(b, " %s %.2f us", shape, t);
 		if (share > 0)
-			ks_buf_printf(b, " (%.1f %% of SOL)", 100 * share);
+			ks_buf_printf(b, " (%s %% of SOL)", ks_sol_pct(share, pct, sizeof pct));
 		ks_buf_puts(b, ";");
 		free(shape);
 	}
@@ -83,9 +84,10 @@ static void
 add_overall_share(struct ks_buf *b, const struct ks_cand *c)
 {
 	double share = ks_sol_overall(c);
+	char pct[32];
 
 	if (share > 0)
-		ks_buf_printf(b, ", %.1f %% of SOL overall", 100 * share);
+		ks_buf_printf(b, ", %s %% of SOL overall", ks_sol_pct(share, pct, sizeof pct));
 }
 
 /* A kernel in full: its line, its time per shape or why it failed, its resources. */
@@ -173,6 +175,7 @@ ks_ctx_sol(const struct ks_cand *base, const struct ks_problem *p, const char *t
 	struct ks_buf b = { 0 };
 	struct shape_share *sh;
 	const cJSON *r;
+	char pct[32];
 
 	if (!(ks_sol_overall(base) > 0))
 		return ks_estrdup("The problem gives no speed of light on this target: judge the kernels by their "
@@ -185,16 +188,17 @@ ks_ctx_sol(const struct ks_cand *base, const struct ks_problem *p, const char *t
 	qsort(sh, (size_t)n, sizeof(*sh), by_share);
 	ks_buf_puts(&b, "The speed of light (SOL) of a shape is the least time its work can take: ");
 	add_sol_source(&b, base, p, target);
-	ks_buf_printf(&b, ". The base %s runs at %.1f %% of SOL overall (the geometric mean over the shapes).",
-	    base->id, 100 * ks_sol_overall(base));
+	ks_buf_printf(&b, ". The base %s runs at %s %% of SOL overall (the geometric mean over the shapes).",
+	    base->id, ks_sol_pct(ks_sol_overall(base), pct, sizeof pct));
 	show = n < 6 ? (n + 1) / 2 : 3;
 	ks_buf_puts(&b, " Furthest from it:");
 	for (i = 0; i < show; i++)
-		ks_buf_printf(&b, "%s %s at %.1f %%", i ? "," : "", sh[i].name, 100 * sh[i].share);
+		ks_buf_printf(&b, "%s %s at %s %%", i ? "," : "", sh[i].name, ks_sol_pct(sh[i].share, pct, sizeof pct));
 	if (n > show) {
 		ks_buf_puts(&b, "; closest:");
 		for (i = n - 1; i >= n - show && i >= show; i--)
-			ks_buf_printf(&b, "%s %s at %.1f %%", i < n - 1 ? "," : "", sh[i].name, 100 * sh[i].share);
+			ks_buf_printf(&b, "%s %s at %s %%", i < n - 1 ? "," : "", sh[i].name,
+			    ks_sol_pct(sh[i].share, pct, sizeof pct));
 	}
 	ks_buf_puts(&b, ".");
 	if (stop > 0)
@@ -204,6 +208,95 @@ ks_ctx_sol(const struct ks_cand *base, const struct ks_problem *p, const char *t
 		free(sh[i].name);
 	free(sh);
 	return b.s;
+}
+
+/* a kernel's name without its parameters: "fp8_mm_naive(int, ...)" -> "fp8_mm_naive" */
+static char *
+short_name(const char *name)
+{
+	return ks_estrndup(name, strcspn(name, "("));
+}
+
+/* One profiled kernel in a sentence. */
+static void
+add_profiled_kernel(struct ks_buf *b, const cJSON *k)
+{
+	static const struct {
+		const char *key, *label;
+	} pct[] = {
+		{ "achieved_occupancy_pct", "achieved occupancy" },
+		{ "theoretical_occupancy_pct", "theoretical occupancy" },
+		{ "dram_throughput_pct", "DRAM throughput" },
+		{ "sm_throughput_pct", "SM throughput" },
+	};
+	char *name = short_name(ks_json_str(k, "name", NULL) ? ks_json_str(k, "name", NULL) : "?");
+	const cJSON *st;
+	double v, ld = -1, sto = -1;
+	int i = 0;
+
+	ks_buf_printf(b, "- kernel %s", name);
+	if (ks_json_num(k, "duration_us", NULL, &v) == 0)
+		ks_buf_printf(b, ", %.2f us", v);
+	for (size_t j = 0; j < sizeof pct / sizeof pct[0]; j++)
+		if (ks_json_num(k, pct[j].key, NULL, &v) == 0)
+			ks_buf_printf(b, "; %s %.1f %%%s", pct[j].label, v, strstr(pct[j].key, "throughput") ?
+			    " of peak" : "");
+	ks_buf_puts(b, "; warp stalls (cycles per issued instruction):");
+	cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(k, "stalls"))
+		if (ks_json_num(st, "per_issue", NULL, &v) == 0)
+			ks_buf_printf(b, "%s %s %.2f", i++ ? "," : "", ks_json_str(st, "reason", NULL), v);
+	if (i == 0)
+		ks_buf_puts(b, " none reported");
+	ks_json_num(k, "shared_bank_conflicts_load", NULL, &ld);
+	ks_json_num(k, "shared_bank_conflicts_store", NULL, &sto);
+	if (ld >= 0 && sto >= 0)
+		ks_buf_printf(b, "; shared-memory bank conflicts: %.0f on loads, %.0f on stores", ld, sto);
+	ks_buf_puts(b, "\n");
+	free(name);
+}
+
+char *
+ks_ctx_profile(const struct ks_cand *base)
+{
+	char *path = ks_easprintf("%s/profile.json", base->dir), *text = NULL, *sha = NULL, *kpath = NULL, *out;
+	cJSON *j = NULL;
+	const cJSON *k, *sh;
+	const char *skipped, *was;
+	struct ks_buf b = { 0 };
+	int shown = 0;
+
+	if (ks_exists(path) && (text = ks_file_read(path, NULL)))
+		j = ks_json_parse(text, strlen(text), path);
+	/* a profile of another kernel than the one there now (edited by hand) says nothing of it */
+	kpath = ks_cand_kernel_path(base);
+	sha = kpath ? ks_sha256_file(kpath) : NULL;
+	was = ks_json_str(j, "kernel_sha256", NULL);
+	if (!j || !sha || !was || strcmp(sha, was) != 0) {
+		out = ks_easprintf("No profile of the base %s (make generation KS_PROFILE=1 profiles each base where "
+		    "Nsight Compute runs).", base->id);
+		goto done;
+	}
+	if ((skipped = ks_json_str(j, "skipped", NULL))) {
+		out = ks_easprintf("No profile of the base %s: %s.", base->id, skipped);
+		goto done;
+	}
+	ks_buf_printf(&b, "Nsight Compute on the base %s, one call on shape", base->id);
+	sh = cJSON_GetObjectItemCaseSensitive(j, "shape");
+	cJSON_ArrayForEach(k, sh)
+		ks_buf_printf(&b, "%s%.0f", k == sh->child ? " " : "x", k->valuedouble);
+	ks_buf_printf(&b, " (%s):\n", ks_json_str(j, "shape_chosen", NULL) ? ks_json_str(j, "shape_chosen", NULL) :
+	    "chosen");
+	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(j, "kernels"))
+		if (shown++ < 4)
+			add_profiled_kernel(&b, k);
+	out = b.s;
+done:
+	cJSON_Delete(j);
+	free(text);
+	free(path);
+	free(kpath);
+	free(sha);
+	return out;
 }
 
 /* A kernel in one line: id, plan, status and score. */
@@ -435,73 +528,6 @@ plan_kind(const cJSON *plan)
 	return cJSON_GetObjectItemCaseSensitive(plan, "changes") ? "tuning" : "other";
 }
 
-/* measured uplift over the base in percent; 0 with none (a failure, or no base score) */
-static int
-uplift(const struct ks_cand *c, size_t n, const struct ks_cand *k, double *pct)
-{
-	long bi = find_id(c, n, k->cand.base);
-
-	if (k->score_us > 0 && bi >= 0 && c[bi].score_us > 0) {
-		*pct = (c[bi].score_us / k->score_us - 1) * 100;
-		return 1;
-	}
-	return 0;
-}
-
-/* where a measured uplift fell against the plan's range: -1 below, 0 inside, 1 above */
-static int
-against_range(const cJSON *plan, double pct)
-{
-	double lo = 0, hi = 0;
-
-	ks_json_num(plan, "uplift_min", NULL, &lo);
-	ks_json_num(plan, "uplift_max", NULL, &hi);
-	return pct < lo ? -1 : pct > hi ? 1 : 0;
-}
-
-void
-ks_calibrate(const struct ks_cand *c, size_t n, struct ks_calibration *cal)
-{
-	double err = 0, pct, lo, hi;
-	int where;
-
-	memset(cal, 0, sizeof(*cal));
-	for (size_t i = 0; i < n; i++) {
-		const cJSON *plan = c[i].cand.plan;
-
-		if (!cJSON_IsObject(plan) || !c[i].status)
-			continue;
-		if (!uplift(c, n, &c[i], &pct)) {
-			cal->failed += c[i].score_us <= 0 && strcmp(c[i].status, "stale") != 0;
-			continue;
-		}
-		where = against_range(plan, pct);
-		cal->measured++;
-		cal->below += where < 0;
-		cal->inside += where == 0;
-		cal->above += where > 0;
-		lo = hi = 0;
-		ks_json_num(plan, "uplift_min", NULL, &lo);
-		ks_json_num(plan, "uplift_max", NULL, &hi);
-		err += pct - (lo + hi) / 2;
-	}
-	cal->mean_error = cal->measured ? err / (double)cal->measured : 0;
-}
-
-cJSON *
-ks_calibration_json(const struct ks_calibration *cal)
-{
-	cJSON *j = cJSON_CreateObject();
-
-	cJSON_AddNumberToObject(j, "measured", (double)cal->measured);
-	cJSON_AddNumberToObject(j, "inside", (double)cal->inside);
-	cJSON_AddNumberToObject(j, "below", (double)cal->below);
-	cJSON_AddNumberToObject(j, "above", (double)cal->above);
-	cJSON_AddNumberToObject(j, "failed", (double)cal->failed);
-	cJSON_AddNumberToObject(j, "mean_error", round(cal->mean_error * 10) / 10);
-	return j;
-}
-
 char *
 ks_ctx_track_record(const struct ks_cand *c, size_t n)
 {
@@ -530,9 +556,9 @@ add_finding(struct ks_buf *b, const struct ks_cand *c, size_t n, const struct ks
 	ks_json_num(k->cand.plan, "uplift_max", NULL, &hi);
 	ks_buf_printf(b, "- generation %ld, %s from %s: \"%s\" (expected %+.0f%% to %+.0f%%): ", k->gen, k->id,
 	    parent_of(k, "base"), plan_title(k), lo, hi);
-	if (uplift(c, n, k, &pct))
+	if (ks_plan_uplift(c, n, k, &pct))
 		ks_buf_printf(b, "measured %+.1f%%, %s (%.2f us against %.2f us)\n", pct,
-		    where[against_range(k->cand.plan, pct) + 1], k->score_us, c[bi].score_us);
+		    where[ks_plan_against_range(k->cand.plan, pct) + 1], k->score_us, c[bi].score_us);
 	else if (k->bench.message)
 		ks_buf_printf(b, "%s: %.200s\n", k->status ? k->status : "not benched", k->bench.message);
 	else
@@ -582,7 +608,7 @@ add_kind(struct ks_buf *b, const struct ks_cand *c, size_t n, const char *kind, 
 
 		up[i] = -1e300;
 		wins[i] = i;
-		if (uplift(c, n, k, &pct)) {
+		if (ks_plan_uplift(c, n, k, &pct)) {
 			up[i] = pct;
 			pct > 0 ? faster++ : slower++;
 			if (!best || pct > best_pct)

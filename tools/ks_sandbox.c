@@ -6,8 +6,12 @@
  * gives one).  Around the harness, where bubblewrap runs: a read-only
  * file system but its own directory, its own /proc and process tree.
  */
+#include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+
+#include <net/if.h>
 
 #include <dirent.h>
 #include <errno.h>
@@ -166,16 +170,37 @@ user_processes(uid_t uid)
 }
 
 /*
- * No network: a network namespace of its own holds only a loopback that
- * is down.  Root may make one; another user where user namespaces are
- * allowed.  Where neither is possible the code runs with the network.
+ * The namespace's own loopback brought up: it reaches nothing outside the
+ * namespace, and a profiler talks to the process it injects through it
+ * (ncu connects to its target over TCP on 127.0.0.1).
+ */
+static void
+loopback_up(void)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return;
+	memset(&ifr, 0, sizeof ifr);
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "lo");
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0) {
+		ifr.ifr_flags |= IFF_UP;
+		(void)ioctl(fd, SIOCSIFFLAGS, &ifr);
+	}
+	close(fd);
+}
+
+/*
+ * No network: a network namespace of its own holds only its loopback.
+ * Root may make one; another user where user namespaces are allowed.
+ * Where neither is possible the code runs with the network.
  */
 static void
 drop_network(void)
 {
-	if (unshare(CLONE_NEWNET) == 0)
-		return;
-	(void)unshare(CLONE_NEWUSER | CLONE_NEWNET);
+	if (unshare(CLONE_NEWNET) == 0 || unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0)
+		loopback_up();
 }
 
 void

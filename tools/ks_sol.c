@@ -6,10 +6,21 @@
  * with nothing left worth an API call (KS_SOL_STOP).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ks.h"
+
+const char *
+ks_sol_pct(double share, char *buf, size_t n)
+{
+	double pct = 100 * share;
+
+	/* a kernel far from the speed of light still shows how far: 0.021, not 0.0 */
+	snprintf(buf, n, pct >= 1 || pct <= 0 ? "%.1f" : "%.2g", pct);
+	return buf;
+}
 
 double
 ks_sol_share(const cJSON *result)

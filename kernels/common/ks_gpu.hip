@@ -393,6 +393,20 @@ ks_gpu_timer_verify(void)
 	return T.moved[0] ? T.moved : NULL;
 }
 
+/*
+ * The profiled call's range.  On NVIDIA, the CUDA profiler's capture,
+ * which "ncu --profile-from-start off" honours; ROCm deprecates
+ * hipProfilerStart for rocTX, so an AMD runner only waits for the device.
+ */
+void
+ks_profile_range(int on)
+{
+	ks_gpu_sync(on ? "before the profiled call" : "the profiled call");
+#ifdef __HIP_PLATFORM_NVIDIA__
+	ks_gpu_check(on ? hipProfilerStart() : hipProfilerStop(), on ? "hipProfilerStart" : "hipProfilerStop");
+#endif
+}
+
 double
 ks_gpu_time_call(void (*run)(void *), void *state)
 {

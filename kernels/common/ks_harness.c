@@ -90,6 +90,7 @@ struct opts {
 	long min_runs;
 	int json_fd;
 	int measure_peak;	/* --measure-peak */
+	int profile;		/* --profile */
 	struct shape *tests, *benches;
 	size_t ntests, nbenches;
 };
@@ -116,6 +117,7 @@ extern "C"
 #endif
 void ks_gpu_timer_prepare(void) __attribute__((weak));
 void ks_measure_peak(struct ks_peak *peak) __attribute__((weak));
+void ks_profile_range(int on) __attribute__((weak));
 
 struct report {
 	const char *timer_moved;	/* why the timer cannot be trusted; NULL */
@@ -294,7 +296,7 @@ usage(FILE *fp)
 
 	fprintf(fp, "usage: runner [--seed S] [--salt S] [--rtol R] [--atol A] "
 	    "[--time-cap SECONDS] [--min-runs N]\n"
-	    "              [--json-fd FD] [--measure-peak] --test SHAPE ... "
+	    "              [--json-fd FD] [--measure-peak] [--profile] --test SHAPE ... "
 	    "--bench SHAPE ...\n"
 	    "problem %s: SHAPE is ", P->name);
 	for (i = 0; i < P->ndims; i++)
@@ -314,7 +316,10 @@ usage(FILE *fp)
 	    "tests are checked; bench shapes are checked and timed; one "
 	    "JSON verdict goes to FD\n"
 	    "--measure-peak: first measure the machine's FP32 FMA peak "
-	    "(CPU runners), reported as \"peak\"\n");
+	    "(CPU runners), reported as \"peak\"\n"
+	    "--profile: no check and no verdict: one call on the first bench "
+	    "shape inside the profiler's range (GPU runners, under ncu "
+	    "--profile-from-start off)\n");
 }
 
 /* a decimal integer without sign or spaces, all of s */
@@ -519,6 +524,7 @@ parse_args(struct opts *o, int argc, char **argv)
 	o->min_runs = KS_DEFAULT_MIN_RUNS;
 	o->json_fd = 1;
 	o->measure_peak = 0;
+	o->profile = 0;
 	/* room for the shapes of the command line or of the defaults */
 	cap = (size_t)argc + count_words(KS_DEFAULT_TESTS) + count_words(KS_DEFAULT_BENCHES);
 	o->tests = (struct shape *)xcalloc(cap, sizeof(*o->tests));
@@ -533,6 +539,10 @@ parse_args(struct opts *o, int argc, char **argv)
 		}
 		if (!strcmp(arg, "--measure-peak")) {
 			o->measure_peak = 1;
+			continue;
+		}
+		if (!strcmp(arg, "--profile")) {
+			o->profile = 1;
 			continue;
 		}
 		if (!strcmp(arg, "--test") || !strcmp(arg, "--bench")) {
@@ -1117,6 +1127,30 @@ lock_down(void)
 }
 #endif
 
+/*
+ * --profile: a call to warm up, then one call inside the profiler's
+ * range, on the first bench shape.  A profile is no verdict: nothing is
+ * checked or reported, and the run is not locked down (a profiler's
+ * injection opens files and sockets in the process).
+ */
+static void
+profile_one(const struct opts *o)
+{
+	void *st;
+
+	if (!ks_profile_range)
+		die(2, "--profile: this runner has no profiler range (GPU "
+		    "runners have)");
+	if (o->nbenches == 0)
+		die(2, "--profile: give the shape with --bench SHAPE");
+	st = setup_shape(&o->benches[0]);
+	P->run(st);
+	ks_profile_range(1);
+	P->run(st);
+	ks_profile_range(0);
+	P->teardown(st);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1128,6 +1162,10 @@ main(int argc, char **argv)
 		die(1, "bad problem '%s': ndims %d", P->name, P->ndims);
 	check_dims();
 	parse_args(&o, argc, argv);
+	if (o.profile) {
+		profile_one(&o);
+		return 0;
+	}
 
 	memset(&r, 0, sizeof(r));
 	r.correct = 1;

@@ -122,6 +122,14 @@ struct ks_peak {
 };
 void ks_measure_peak(struct ks_peak *peak);
 
+/*
+ * runner --profile: one call of the candidate on the first bench shape,
+ * between ks_profile_range(1) and (0), which wait for the device and
+ * start and stop the profiler's capture (cudaProfilerStart, for
+ * "ncu --profile-from-start off"): ks_gpu.hip, in GPU runners only.
+ */
+void ks_profile_range(int on);
+
 /* what a GPU harness's device code shares with its host code */
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define KS_HOST_DEVICE	__host__ __device__

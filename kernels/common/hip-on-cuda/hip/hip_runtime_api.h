@@ -7,6 +7,7 @@
 #define KS_HIP_ON_CUDA_RUNTIME_API_H
 
 #include <cuda_runtime_api.h>
+#include <cuda_profiler_api.h>
 
 /* what HIP code tests to tell the platforms apart */
 #ifndef __HIP_PLATFORM_NVIDIA__
@@ -120,5 +121,9 @@ typedef enum cudaFuncAttribute	hipFuncAttribute;
 	cudaFuncAttributeMaxDynamicSharedMemorySize
 #define hipOccupancyMaxActiveBlocksPerMultiprocessor \
 	cudaOccupancyMaxActiveBlocksPerMultiprocessor
+
+/* ---- the profiler's capture range (ncu --profile-from-start off) ---- */
+#define hipProfilerStart		cudaProfilerStart
+#define hipProfilerStop			cudaProfilerStop
 
 #endif
