@@ -106,8 +106,9 @@ pop_lines() {
 	jq -r '(.results | map(.sol_us / .time_us | log) | add / length | exp) as $overall
 		| "\(.id) \(.score_us) \($overall)",
 		  (.results[] | "\(.shape.M) \(.shape.N) \(.shape.K) \(.time_us) \(.sol_us / .time_us)")' "$1/bench.json" |
-		awk 'NR == 1 { printf "- %s (base -, reference -; plan: (the seed kernel)): status ok, score %.2f us, %.1f %% of SOL overall\n", $1, $2, 100 * $3; next }
-			{ shapes = shapes sprintf(" %dx%dx%d %.2f us (%.1f %% of SOL);", $1, $2, $3, $4, 100 * $5) }
+		awk 'function pct(s) { return sprintf(100 * s >= 1 ? "%.1f" : "%.2g", 100 * s) }  # as ks_sol_pct
+			NR == 1 { printf "- %s (base -, reference -; plan: (the seed kernel)): status ok, score %.2f us, %s %% of SOL overall\n", $1, $2, pct($3); next }
+			{ shapes = shapes sprintf(" %dx%dx%d %.2f us (%s %% of SOL);", $1, $2, $3, $4, pct($5)) }
 			END { print "  per shape:" shapes }'
 }
 

@@ -100,7 +100,45 @@ teardown() {
 @test "make generation KS_PROFILE=1 profiles each base before its plans; on the CPU it says there is no profiler" {
 	run -0 make -s --no-print-directory -C "$KS_ROOT" generation N=1 K=1 POP="$PWD/cpu" KS_PROFILE=1
 	assert_equal "$(jget cpu/gen-000/c0/profile.json .skipped)" \
-		"no profiler for target cpu: ks-profile runs Nsight Compute on NVIDIA GPUs (rocprofv3 on AMD is not built yet)"
+		"no profiler for target cpu: ks-profile runs Nsight Compute on NVIDIA GPUs and rocprofv3 on AMD GPUs"
 	run -0 make -s --no-print-directory -C "$KS_ROOT" generation N=1 K=1 POP="$PWD/plain"
 	assert_file_not_exists plain/gen-000/c0/profile.json
+}
+
+# amd_pop: the fp8-mm seed for hip-amd, benched ok as in setup, and a fake rocprofv3
+amd_pop() {
+	ks-init -p fp8-mm -t hip-amd -k 1 amd >/dev/null
+	ks-implement amd/gen-000/c0
+	cp pop/gen-000/c0/bench.json amd/gen-000/c0/
+	export KS_ROCPROF=$KS_ROOT/tests/fixtures/rocprof/fake-rocprofv3 FAKE_ROCPROF_ARGS=$PWD/rocprof-args
+	export KS_SANDBOX_ENV="$KS_SANDBOX_ENV FAKE_ROCPROF_ARGS FAKE_ROCPROF_FAIL"
+}
+
+@test "on AMD, rocprofv3 counts the candidate's call, a pass per counter set (its documented CSV; no AMD GPU here)" {
+	amd_pop
+	run -0 ks-profile amd/gen-000/c0
+	# the passes in an input file, the tables in the box, the runner in --profile mode
+	run cat rocprof-args
+	assert_line --index 1 --regexp '/amd/gen-000/c0/\.profile/counters\.txt$'
+	assert_output --partial $'-o\nprof\n--output-format\ncsv\n--\n'"$PWD/amd/gen-000/c0/runner"$'\n--profile\n--salt\n0\n--seed\n20250601\n--bench\n1024x4608x7168@7531'
+	# of the candidate's kernel, the later dispatch (the call that counts); the harness's own kernels left out
+	run jq -c '.profiler, (.kernels | length), .kernels[0]' amd/gen-000/c0/profile.json
+	assert_output '"rocprofv3"
+1
+{"name":"fp8_mm_naive(int, int, int, unsigned char const*, unsigned char const*, float const*, float const*, unsigned short*)","achieved_occupancy_pct":42.5,"valu_busy_pct":61.25,"mem_unit_stalled_pct":7.5,"lds_bank_conflict_pct":0,"fetch_kb":81920,"write_kb":12288,"duration_us":419.219,"stalls":[]}'
+	# and the digest the hypothesize prompt shows
+	mkdir -p amd/gen-001
+	jq -n '{base: "g000c0", reference: "g000c0", reason: "the seed"}' >amd/gen-001/select.json
+	plans_reply plans.json
+	llm_server_start "$(jq -nc --rawfile p plans.json '{hyp: [{content: $p}]}')"
+	KS_HYPOTHESIZE_MODEL=hyp run -0 ks-hypothesize amd/gen-001
+	run llm_request 1 '.body.messages[1].content'
+	assert_output --partial $'rocprofv3 on the base g000c0, one call on shape 1024x4608x7168 (the furthest from the speed of light, at 1.0 % of it):\n- kernel fp8_mm_naive, 419.22 us; achieved occupancy 42.5 %; VALU busy 61.2 %; memory unit stalled 7.5 %; LDS stalled by bank conflicts 0.0 %; 81920 KB fetched, 12288 KB written\n'
+}
+
+@test "on AMD, a rocprofv3 that fails leaves its reason in profile.json" {
+	amd_pop
+	FAKE_ROCPROF_FAIL=134 run -0 ks-profile amd/gen-000/c0
+	assert_equal "$(jget amd/gen-000/c0/profile.json .skipped)" \
+		"rocprofv3 exited with status 134: Could not construct profile cfg failed with error code 38: Request exceeds the capabilities of the hardware to collect"
 }

@@ -616,6 +616,27 @@ int ks_check_code(const char *text, void *arg, char **why);
 int ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *name, ks_check_fn check, void *ctx,
     char **why);
 
+/* ks_csv.c: the CSV tables profilers write */
+int ks_csv_fields(const char *line, char ***f);     /* a line's fields in *f (free with ks_csv_free); their number */
+void ks_csv_free(char **f, int n);
+int ks_csv_column(char **head, int n, const char *name);   /* the index of name in the header, or -1 */
+double ks_csv_number(const char *s);                /* "25,313" -> 25313; -1 when it is no number */
+
+/*
+ * ks_prof_ncu.c, ks_prof_rocprof.c: the profilers ks-profile runs.  argv
+ * runs the runner's --profile mode on shape under the profiler (box: its
+ * working directory, where it may write); read turns what it wrote (out:
+ * its stdout) into profile.json's "kernels", or NULL with *why.
+ */
+struct ks_profiler {
+	const char *name, *title;       /* "ncu", "Nsight Compute" */
+	const char *env;                /* the variable naming the program: KS_NCU */
+	const char *const *places;      /* where to look for it after PATH */
+	char **(*argv)(const char *tool, const char *box, const char *runner, long seed, const char *shape);
+	cJSON *(*read)(const char *box, const char *out, char **why);
+};
+extern const struct ks_profiler ks_ncu, ks_rocprof;
+
 /*
  * ks_sol.c: how far a measured kernel is from the speed of light.
  * ks_sol_share: a bench.json result's "sol_us" over its "time_us", 0 when

@@ -224,10 +224,15 @@ add_profiled_kernel(struct ks_buf *b, const cJSON *k)
 	static const struct {
 		const char *key, *label;
 	} pct[] = {
+		/* Nsight Compute's */
 		{ "achieved_occupancy_pct", "achieved occupancy" },
 		{ "theoretical_occupancy_pct", "theoretical occupancy" },
 		{ "dram_throughput_pct", "DRAM throughput" },
 		{ "sm_throughput_pct", "SM throughput" },
+		/* rocprofv3's */
+		{ "valu_busy_pct", "VALU busy" },
+		{ "mem_unit_stalled_pct", "memory unit stalled" },
+		{ "lds_bank_conflict_pct", "LDS stalled by bank conflicts" },
 	};
 	char *name = short_name(ks_json_str(k, "name", NULL) ? ks_json_str(k, "name", NULL) : "?");
 	const cJSON *st;
@@ -241,12 +246,13 @@ add_profiled_kernel(struct ks_buf *b, const cJSON *k)
 		if (ks_json_num(k, pct[j].key, NULL, &v) == 0)
 			ks_buf_printf(b, "; %s %.1f %%%s", pct[j].label, v, strstr(pct[j].key, "throughput") ?
 			    " of peak" : "");
-	ks_buf_puts(b, "; warp stalls (cycles per issued instruction):");
+	if (ks_json_num(k, "fetch_kb", NULL, &ld) == 0 && ks_json_num(k, "write_kb", NULL, &sto) == 0)
+		ks_buf_printf(b, "; %.0f KB fetched, %.0f KB written", ld, sto);
 	cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(k, "stalls"))
 		if (ks_json_num(st, "per_issue", NULL, &v) == 0)
-			ks_buf_printf(b, "%s %s %.2f", i++ ? "," : "", ks_json_str(st, "reason", NULL), v);
-	if (i == 0)
-		ks_buf_puts(b, " none reported");
+			ks_buf_printf(b, "%s %s %.2f", i++ ? "," : "; warp stalls (cycles per issued instruction):",
+			    ks_json_str(st, "reason", NULL), v);
+	ld = sto = -1;
 	ks_json_num(k, "shared_bank_conflicts_load", NULL, &ld);
 	ks_json_num(k, "shared_bank_conflicts_store", NULL, &sto);
 	if (ld >= 0 && sto >= 0)
@@ -280,7 +286,8 @@ ks_ctx_profile(const struct ks_cand *base)
 		out = ks_easprintf("No profile of the base %s: %s.", base->id, skipped);
 		goto done;
 	}
-	ks_buf_printf(&b, "Nsight Compute on the base %s, one call on shape", base->id);
+	ks_buf_printf(&b, "%s on the base %s, one call on shape", strcmp(ks_json_str(j, "profiler", NULL) ?
+	    ks_json_str(j, "profiler", NULL) : "", "ncu") == 0 ? "Nsight Compute" : "rocprofv3", base->id);
 	sh = cJSON_GetObjectItemCaseSensitive(j, "shape");
 	cJSON_ArrayForEach(k, sh)
 		ks_buf_printf(&b, "%s%.0f", k == sh->child ? " " : "x", k->valuedouble);
