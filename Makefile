@@ -22,7 +22,7 @@ KS_LIB_SRCS = $(wildcard tools/ks_*.c)
 KS_LIB_OBJS = $(KS_LIB_SRCS:.c=.o)
 KS_LIB = tools/libks.a
 
-.PHONY: all tools deps-build deps-test test test-all clean report generation check fuzz
+.PHONY: all tools deps-build deps-test test test-all clean report generation check heldout fuzz
 .DELETE_ON_ERROR:
 
 # The packages the build needs are checked (and, as root, the missing ones

@@ -136,6 +136,15 @@ check: tools
 	$(KS_BIN)/ks-bench "$$d/pop/gen-000/c0" && \
 	$(KS_BIN)/ks-report -s "$$d/pop"
 
+# heldout: the seed and the TOP best kernels of POP benched on the problem's held-out shapes
+# (heldout_shapes: never shown to a model, never in the score) into heldout.json, then the report,
+# with each kernel's speed-up on them beside its benchmark speed-up
+TOP ?= 5
+heldout: tools
+	@dirs=$$($(KS_BIN)/ks-report -t '$(TOP)' '$(POP)') || exit 1; \
+	for d in $$dirs; do $(KS_BIN)/ks-bench -H "$$d" || exit 1; done
+	@$(KS_BIN)/ks-report '$(POP)'
+
 # report: the table of POP's kernels
 report: tools
 	@$(KS_BIN)/ks-report '$(POP)'

@@ -49,7 +49,7 @@ fenced() {
 	export KS_SELECT_MODEL=sel KS_HYPOTHESIZE_MODEL=hyp KS_IMPLEMENT_MODEL=impl
 	run -0 traced sh -ec '
 		ks-init -p sgemm -t cpu -k 2 pop
-		ks-implement pop/gen-000/c0; ks-build pop/gen-000/c0; ks-bench pop/gen-000/c0
+		ks-implement pop/gen-000/c0; ks-build pop/gen-000/c0; ks-bench pop/gen-000/c0; ks-bench -H pop/gen-000/c0
 		ks-select pop/gen-001; ks-profile pop/gen-001; ks-hypothesize pop/gen-001
 		for s in 0 1; do ks-implement pop/gen-001/c$s; ks-build pop/gen-001/c$s; ks-bench pop/gen-001/c$s; done
 		ks-build pop/gen-001/c0

@@ -159,6 +159,13 @@ slot_report() {
 	EOF
 	run llm_request 1 '.body.messages[0].role' '.body.messages[1].role' '.body.messages[2:]'
 	assert_output $'system\nuser\n[]'
+	# no request names a held-out shape: they are never shown to a model
+	run jq -r '.heldout_shapes[] | "\(.M)x\(.N)x\(.K)"' "$KS_ROOT/kernels/sgemm/problem.json"
+	assert_equal "${#lines[@]}" 3
+	for shape in "${lines[@]}"; do
+		run grep -c "$shape" llm-log.jsonl
+		assert_output 0
+	done
 
 	# select sees the population (id, score, per-shape times) and the task
 	prompt 1 >select-prompt

@@ -35,6 +35,8 @@ struct bench {
 	char *device;				/* "device" of bench.json */
 	const char *salt;			/* KS_BENCH_SALT, or NULL */
 	char *sandbox;				/* "sandbox" of bench.json */
+	int heldout;				/* -H: the held-out shapes, into heldout.json */
+	const cJSON *shapes;			/* the shapes timed: bench_shapes, or heldout_shapes with -H */
 };
 
 /*
@@ -135,8 +137,10 @@ runner_argv(const struct bench *b)
 	/* a speed of light from the machine's own peak, measured before the candidate runs */
 	if (ks_bound_measured(&b->prob, b->target->name))
 		ks_argv_add(&argv, &n, ks_estrdup("--measure-peak"));
-	add_shapes(&argv, &n, &b->prob, b->prob.test_shapes, "--test");
-	add_shapes(&argv, &n, &b->prob, b->prob.bench_shapes, "--bench");
+	/* held out: the kernel passed the tests when it was benched; the held-out shapes are checked as timed */
+	if (!b->heldout)
+		add_shapes(&argv, &n, &b->prob, b->prob.test_shapes, "--test");
+	add_shapes(&argv, &n, &b->prob, b->shapes, "--bench");
 	return argv;
 }
 
@@ -242,7 +246,7 @@ add_results(const struct bench *b, const cJSON *hres, double peak, cJSON *res, d
 {
 	double slack = ks_bound_measured(&b->prob, b->target->name) ? MEASURED_BOUND_SLACK : 1;
 
-	const cJSON *shapes = b->prob.bench_shapes, *d;
+	const cJSON *shapes = b->shapes, *d;
 	cJSON *results = cJSON_GetObjectItemCaseSensitive(res, "results");
 	int n = cJSON_GetArraySize(shapes);
 	double logsum = 0;
@@ -514,9 +518,9 @@ out_paths:
 }
 
 static int
-bench(const char *dir, const char *out)
+bench(const char *dir, const char *out, int heldout)
 {
-	struct bench b = { .dir = dir };
+	struct bench b = { .dir = dir, .heldout = heldout };
 	char *path = NULL;
 	cJSON *res = NULL;
 	int rc = 1;
@@ -533,9 +537,14 @@ bench(const char *dir, const char *out)
 		goto out;
 	if (!(b.target = ks_target_find(b.run.target)) || ks_problem_load(b.run.problem, &b.prob) < 0)
 		goto out_run;
+	b.shapes = heldout ? b.prob.heldout_shapes : b.prob.bench_shapes;
+	if (!b.shapes) {
+		ks_warnx("'%s': the problem holds no \"heldout_shapes\" to bench", b.prob.path);
+		goto out_prob;
+	}
 	if (load_settings(&b) < 0 || !(res = bench_cand(&b)))
 		goto out_prob;
-	path = out ? ks_estrdup(out) : ks_easprintf("%s/bench.json", dir);
+	path = out ? ks_estrdup(out) : ks_easprintf("%s/%s", dir, heldout ? "heldout.json" : "bench.json");
 	if (ks_json_save(path, res) == 0)
 		rc = 0;
 out_prob:
@@ -551,13 +560,30 @@ out:
 	return rc;
 }
 
+struct opts {
+	const char *out;	/* -o */
+	int heldout;		/* -H */
+};
+
+static int
+on_flag(int ch, const char *value, void *arg)
+{
+	struct opts *o = arg;
+
+	if (ch == 'H')
+		o->heldout = 1;
+	else
+		o->out = value;
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
-	const char *out, *dir;
+	struct opts o = { 0 };
+	const char *dir;
 	int rval;
-
-	dir = ks_args_dir_out(argc, argv, "pop/gen-NNN/cS",
+	struct ks_args_spec spec = { "[-H] [-o file] pop/gen-NNN/cS",
 	    "  Runs the candidate's harness (pop/gen-NNN/cS/runner) in a child process:\n"
 	    "  every test shape is checked, then every benchmark shape is timed.\n"
 	    "  Writes bench.json: {\"id\", \"status\", \"correct\", \"results\", \"score_us\",\n"
@@ -572,8 +598,12 @@ main(int argc, char *argv[])
 	    "  KS_BENCH_SALT (the inputs of an earlier bench.json's \"salt\"; default random),\n"
 	    "  KS_BENCH_FILE_MB (the largest file the harness may write, default 1024),\n"
 	    "  KS_BENCH_PROCS (processes and threads of the harness, default 4096),\n"
-	    "  KS_SANDBOX (bwrap, the default where bubblewrap runs, or basic).\n", &out);
-	rval = bench(dir, out);
+	    "  KS_SANDBOX (bwrap, the default where bubblewrap runs, or basic).\n"
+	    "  -H: time the problem's held-out shapes instead (never shown to a model,\n"
+	    "  never in the score) and write heldout.json (make heldout).\n", "Ho:", on_flag, &o };
+
+	dir = ks_args(argc, argv, &spec);
+	rval = bench(dir, o.out, o.heldout);
 	if (ks_fclose_stdout() < 0)
 		rval = 1;
 	return rval;

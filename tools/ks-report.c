@@ -12,6 +12,7 @@ struct opts {
 	int brief;	/* -b */
 	int empty;	/* -e */
 	int seed;	/* -s */
+	long top;	/* -t N; 0: not asked */
 };
 
 static int
@@ -19,18 +20,87 @@ on_flag(int ch, const char *value, void *arg)
 {
 	struct opts *o = arg;
 
-	(void)value;
 	if (ch == 'b')
 		o->brief = 1;
 	else if (ch == 'e')
 		o->empty = 1;
-	else
+	else if (ch == 's')
 		o->seed = 1;
-	if (o->brief + o->empty + o->seed > 1) {
-		ks_warnx("-b, -e and -s do not go together: each prints a report of its own");
+	else if (ks_parse_int(value, 1, 1000, &o->top) < 0) {
+		ks_warnx("-t takes a number of kernels from 1 to 1000, not '%s'", value);
+		return 2;
+	}
+	if (o->brief + o->empty + o->seed + (o->top > 0) > 1) {
+		ks_warnx("-b, -e, -s and -t do not go together: each prints a report of its own");
 		return 2;
 	}
 	return 0;
+}
+
+/*
+ * The score of c on the problem's held-out shapes (heldout.json, make
+ * heldout), or -1: none, not ok, or measured on another kernel than the
+ * one bench.json measured.
+ */
+static double
+heldout_score(const struct ks_cand *c)
+{
+	char *path = ks_easprintf("%s/heldout.json", c->dir);
+	struct ks_bench_rec h;
+	double score = -1;
+
+	if (c->score_us > 0 && ks_bench_rec_load(path, KS_OPTIONAL, &h) == 0) {
+		if (h.score_us > 0 && (!h.kernel_sha256 || !c->bench.kernel_sha256 ||
+		    strcmp(h.kernel_sha256, c->bench.kernel_sha256) == 0))
+			score = h.score_us;
+		ks_bench_rec_free(&h);
+	}
+	free(path);
+	return score;
+}
+
+/* a kernel tuned to the benchmark shapes: held out, it keeps less than this share of its speed-up */
+#define HELDOUT_KEEPS 0.8
+
+/* c's speed-up over the seed on the held-out shapes (0: unknown), and whether it falls far short of the benchmark's */
+static double
+heldout_speedup(const struct ks_cand *c, const struct ks_cand *seed, int *suspect)
+{
+	double hs = seed ? heldout_score(seed) : -1, hc = heldout_score(c), up;
+
+	*suspect = 0;
+	if (!(hs > 0) || !(hc > 0))
+		return 0;
+	up = hs / hc;
+	*suspect = up < HELDOUT_KEEPS * (seed->score_us / c->score_us);
+	return up;
+}
+
+/* -t N: the seed's directory and the N best correct kernels', one a line: what make heldout benches */
+static void
+print_top(const struct ks_cand *c, size_t n, long top)
+{
+	size_t *order = ks_ecalloc(n ? n : 1, sizeof(*order)), m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i].gen == 0 && c[i].score_us > 0)
+			printf("%s\n", c[i].dir);
+	for (size_t i = 0; i < n; i++)
+		if (c[i].gen > 0 && c[i].score_us > 0)
+			order[m++] = i;
+	/* a selection by score, as few as asked */
+	for (size_t k = 0; k < m && (long)k < top; k++) {
+		size_t best = k;
+
+		for (size_t j = k + 1; j < m; j++)
+			if (c[order[j]].score_us < c[order[best]].score_us)
+				best = j;
+		size_t t = order[k];
+		order[k] = order[best];
+		order[best] = t;
+		printf("%s\n", c[order[k]].dir);
+	}
+	free(order);
 }
 
 static const char *
@@ -78,9 +148,12 @@ static void
 print_table(const struct ks_cand *c, size_t n, const struct ks_cand *seed)
 {
 	char sp[32];
+	int held = seed && heldout_score(seed) > 0, suspect;
 
-	printf("%-8s %-8s %-8s %-12s %12s %8s %7s  %s\n", "id", "base", "ref", "status", "score_us", "speedup", "spread",
-	    "plan");
+	printf("%-8s %-8s %-8s %-12s %12s %8s ", "id", "base", "ref", "status", "score_us", "speedup");
+	if (held)
+		printf("%9s ", "held-out");
+	printf("%7s  %s\n", "spread", "plan");
 	for (size_t i = 0; i < n; i++) {
 		const char *title = ks_json_str(c[i].cand.plan, "title", NULL);
 
@@ -93,6 +166,15 @@ print_table(const struct ks_cand *c, size_t n, const struct ks_cand *seed)
 			printf("%12.1f %8s ", c[i].score_us, "-");
 		else
 			printf("%12s %8s ", "-", "-");
+		/* the speed-up on shapes no model saw; ? where it keeps far less than on the benchmark's */
+		if (held) {
+			double up = heldout_speedup(&c[i], seed, &suspect);
+
+			if (up > 0)
+				printf("%8.2fx%s", up, suspect ? "?" : " ");
+			else
+				printf("%9s ", "-");
+		}
 		spread(sp, sizeof sp, &c[i]);
 		printf("%7s  %s\n", sp, title ? title : (c[i].gen == 0 ? "(seed)" : "-"));
 	}
@@ -229,6 +311,21 @@ print_models(const char *root, const struct ks_cand *c, size_t n)
 	}
 }
 
+/* The kernels whose speed-up does not hold on the held-out shapes. */
+static void
+print_heldout(const char *root, const struct ks_cand *c, size_t n, const struct ks_cand *seed)
+{
+	int suspect;
+
+	for (size_t i = 0; i < n; i++) {
+		double up = seed ? heldout_speedup(&c[i], seed, &suspect) : 0;
+
+		if (up > 0 && suspect)
+			printf("%s: %s is %.2fx the seed on the benchmark shapes but %.2fx on the held-out ones: tuned to "
+			    "the benchmark shapes?\n", root, c[i].id, seed->score_us / c[i].score_us, up);
+	}
+}
+
 /* How the plans' predicted uplift ranges held up, over the whole run. */
 static void
 print_calibration(const char *root, const struct ks_cand *c, size_t n)
@@ -360,7 +457,7 @@ main(int argc, char *argv[])
 {
 	struct opts o = { 0 };
 	int rval = 0;
-	struct ks_args_spec spec = { "[-b | -e | -s] pop",
+	struct ks_args_spec spec = { "[-b | -e | -s | -t N] pop",
 		"  Prints a table of every kernel of pop (id, parents, status, score in\n"
 		"  microseconds, speed-up over the seed, spread: the largest relative\n"
 		"  standard error of its shapes, ! when one did not converge) and a\n"
@@ -371,7 +468,12 @@ main(int argc, char *argv[])
 		"      leave empty (the offline proposer had fewer than K untried\n"
 		"      configurations left), one per line: what pipeline.mk skips\n"
 		"  -s  print only the seed's verdict (what make check says); exit 1\n"
-		"      unless the seed is ok\n", "bes", on_flag, &o };
+		"      unless the seed is ok\n"
+		"  -t N  print only the directories of the seed and of the N best correct\n"
+		"      kernels, one per line: what make heldout benches on the held-out shapes\n"
+		"  Where heldout.json exists (make heldout), the table shows each kernel's\n"
+		"  speed-up over the seed on the held-out shapes, ? where it keeps less than\n"
+		"  0.8 of its benchmark speed-up.\n", "best:", on_flag, &o };
 	const char *root = ks_args(argc, argv, &spec);
 	struct ks_cand *c;
 	const struct ks_cand *seed = NULL;
@@ -396,6 +498,12 @@ main(int argc, char *argv[])
 		if (c[i].status && strcmp(c[i].status, "unreadable") == 0)
 			rval = 1;
 	}
+	if (o.top > 0) {
+		print_top(c, n, o.top);
+		ks_cands_free(c, n);
+		ks_run_free(&run);
+		return ks_fclose_stdout() < 0;
+	}
 	if (o.seed) {
 		rval = print_seed(&run, c, n);
 		ks_cands_free(c, n);
@@ -407,6 +515,7 @@ main(int argc, char *argv[])
 	print_summary(run.root, c, n);
 	print_exhausted(run.root);
 	if (!o.brief) {
+		print_heldout(run.root, c, n, seed);
 		print_models(run.root, c, n);
 		print_calibration(run.root, c, n);
 	}

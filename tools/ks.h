@@ -251,6 +251,7 @@ struct ks_problem {
 	cJSON *json;
 	const char *language, *entry_name, *seed_kernel;
 	const cJSON *dims, *test_shapes, *bench_shapes;
+	const cJSON *heldout_shapes;    /* never shown to a model nor scored (make heldout); NULL when none */
 };
 struct ks_cand {
 	long gen, slot;
