@@ -22,7 +22,7 @@ KS_LIB_SRCS = $(wildcard tools/ks_*.c)
 KS_LIB_OBJS = $(KS_LIB_SRCS:.c=.o)
 KS_LIB = tools/libks.a
 
-.PHONY: all tools deps-build deps-test test test-all clean report generation check heldout fuzz
+.PHONY: all tools deps-build deps-test test test-all bench clean report generation check heldout fuzz
 .DELETE_ON_ERROR:
 
 # The packages the build needs are checked (and, as root, the missing ones
@@ -73,6 +73,12 @@ test: deps-test
 test-all: deps-test
 	@$(MAKE) --no-print-directory WERROR=-Werror tools
 	@KS_TEST_ALL=1 tests/run
+
+# bench: the benchmark suite (not part of test): what a generation costs beside compiling and
+# running kernels, how select and the prompts scale to 5,000 kernels, -j1 against -j2, prompt sizes;
+# writes BENCHMARKS.md (bench/run.sh)
+bench: tools
+	@bash bench/run.sh
 
 # libFuzzer targets over the tools' library, with AddressSanitizer and
 # UndefinedBehaviorSanitizer: each runs FUZZ_SECONDS from the corpus in
