@@ -21,8 +21,9 @@ ks-select;usage: ks-select [-o file] pop/gen-NNN;select.json;pop/gen-001;pop/gen
 ks-hypothesize;usage: ks-hypothesize [-o file] pop/gen-NNN;hypotheses.json;pop/gen-001;pop/gen-002;-q
 ks-implement;usage: ks-implement [-o file] pop/gen-NNN/cS;candidate.json;pop/gen-001/c0;pop/gen-001/c1;-z
 ks-build;usage: ks-build [-o file] pop/gen-NNN/cS;KS_CC;pop/gen-000/c0;pop/gen-000/c1;-j
-ks-bench;usage: ks-bench [-o file] pop/gen-NNN/cS;KS_BENCH_TIMEOUT_S;pop/gen-000/c0;pop/gen-000/c1;-t
-ks-report;usage: ks-report [-b | -e | -s] pop;-e  print only the candidate directories;pop;pop;-x
+ks-bench;usage: ks-bench [-H] [-o file] pop/gen-NNN/cS;KS_BENCH_TIMEOUT_S;pop/gen-000/c0;pop/gen-000/c1;-t
+ks-profile;usage: ks-profile [-o file] pop/gen-NNN[/cS];profile.json;pop/gen-000/c0;pop/gen-000/c1;-x
+ks-report;usage: ks-report [-b | -e | -s | -t N] pop;-e  print only the candidate directories;pop;pop;-x
 '
 
 @test "every tool: -h and --help print usage to stdout; no operand, two, or an unknown option exit 2 with usage on stderr and write nothing" {
@@ -52,5 +53,5 @@ ks-report;usage: ks-report [-b | -e | -s] pop;-e  print only the candidate direc
 		assert_equal "$(find pop -printf '%p %s %T@\n' | sort)" "$before"
 		assert_not_exist new
 	done <<<"$USAGE"
-	assert_equal "$n" 7
+	assert_equal "$n" 8
 }

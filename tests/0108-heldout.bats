@@ -49,7 +49,8 @@ heldout() {
 	ks-build pop/gen-001/c0 && ks-bench pop/gen-001/c0
 	assert_equal "$(jget pop/gen-001/c0/bench.json .status)" ok
 	run -0 heldout TOP=1
-	assert_line --regexp '^g001c0 .*x  +[0-9]+\.[0-9]{2}x\? '
+	# (~: the two may be within the noise of each other on the benchmark shapes, on a busy machine)
+	assert_line --regexp '^g001c0 .*x[ ~] +[0-9]+\.[0-9]{2}x\?'
 	assert_line --regexp "^$BATS_TEST_TMPDIR/pop: g001c0 is [0-9.]+x the seed on the benchmark shapes but [0-9.]+x on the held-out ones: tuned to the benchmark shapes\?$"
 }
 
