@@ -22,7 +22,7 @@ KS_LIB_SRCS = $(wildcard tools/ks_*.c)
 KS_LIB_OBJS = $(KS_LIB_SRCS:.c=.o)
 KS_LIB = tools/libks.a
 
-.PHONY: all tools deps-build deps-test test test-all bench clean report generation check heldout fuzz
+.PHONY: all tools deps-build deps-test deps-bench test test-all bench clean report generation check heldout fuzz
 .DELETE_ON_ERROR:
 
 # The packages the build needs are checked (and, as root, the missing ones
@@ -47,6 +47,10 @@ deps-build:
 # deps-test: the tests' packages checked (as root, the missing ones installed)
 deps-test:
 	@tools/ks-deps test
+
+# deps-bench: the benchmarks' packages (OpenBLAS, the baseline of make bench)
+deps-bench:
+	@tools/ks-deps bench
 
 # tools/X.o: from tools/X.c and ks.h, the packages checked first
 tools/%.o: tools/%.c tools/ks.h
@@ -75,9 +79,9 @@ test-all: deps-test
 	@KS_TEST_ALL=1 tests/run
 
 # bench: the benchmark suite (not part of test): what a generation costs beside compiling and
-# running kernels, how select and the prompts scale to 5,000 kernels, -j1 against -j2, prompt sizes;
-# writes BENCHMARKS.md (bench/run.sh)
-bench: tools
+# running kernels, how select and the prompts scale to 5,000 kernels, -j1 against -j2, prompt
+# sizes, the offline search against OpenBLAS and random search; writes BENCHMARKS.md (bench/run.sh)
+bench: tools deps-bench
 	@bash bench/run.sh
 
 # libFuzzer targets over the tools' library, with AddressSanitizer and

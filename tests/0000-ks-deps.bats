@@ -15,7 +15,7 @@ setup() {
 
 @test "ks-deps without an argument is a usage error" {
 	run -2 "$KS_TOOLS/ks-deps"
-	assert_output "usage: $KS_TOOLS/ks-deps build|test"
+	assert_output "usage: $KS_TOOLS/ks-deps build|test|bench"
 }
 
 @test "with everything installed, ks-deps build and test succeed quietly" {

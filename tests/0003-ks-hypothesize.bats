@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # ks-hypothesize: 10 avenues, 5 plans on the base's tunable parameters,
-# and the K plans kept by the rule of population(5) (offline proposer).
+# and the K plans kept by the rule of population(5) (offline proposer), on
+# kernels with the seed's five first knobs (helper five_knobs).
 
 bats_require_minimum_version 1.5.0
 load helper/common
@@ -9,6 +10,9 @@ load helper/common
 # each test's directory (use).
 setup_file() {
 	cd "$BATS_FILE_TMPDIR" || return
+	# the proposer's rules on the seed's five first knobs
+	five_knobs seed5.c
+	export FAKE_SEED=$BATS_FILE_TMPDIR/seed5.c
 	# the seed alone (BM 16, BN 64, BK 32, UNROLL 1, LOOP_ORDER 0)
 	make_pop seed
 	fake_cand seed 0 0 ok 100 ''

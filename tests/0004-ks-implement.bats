@@ -68,7 +68,7 @@ seed
 	cmp want2.c pop/gen-001/c2/kernel.c
 	# exactly one line differs from the base
 	run -1 diff pop/gen-000/c0/kernel.c pop/gen-001/c1/kernel.c
-	assert_output "$(printf '11c11\n< #define BN 64\t\t/* ks-tune: 16 32 64 128 256 */\n---\n> #define BN 32\t\t/* ks-tune: 16 32 64 128 256 */')"
+	assert_output "$(printf '19c19\n< #define BN 64\t\t/* ks-tune: 16 32 64 128 256 */\n---\n> #define BN 32\t\t/* ks-tune: 16 32 64 128 256 */')"
 	assert_no_temp_files pop
 }
 

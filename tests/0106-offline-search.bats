@@ -12,16 +12,18 @@ setup() {
 }
 
 # small_problem NAME "BM values" "BN values" "UNROLL values": sgemm with
-# these tunable values (BK and LOOP_ORDER fixed), in ./kernels
+# these tunable values (BK, LOOP_ORDER and the register-blocked path's knobs
+# fixed), in ./kernels
 small_problem() {
 	mkdir -p kernels
 	cp -r "$KS_ROOT/kernels/common" kernels/
 	cp -r "$KS_ROOT/kernels/sgemm" "kernels/$1"
-	sed -i -e "s|^#define BM 16.*|#define BM 16\t/* ks-tune: $2 */|" \
+	sed -i -E -e "s|^#define BM 16.*|#define BM 16\t/* ks-tune: $2 */|" \
 		-e "s|^#define BN 64.*|#define BN 64\t/* ks-tune: $3 */|" \
 		-e "s|^#define BK 32.*|#define BK 32\t/* ks-tune: 32 */|" \
 		-e "s|^#define UNROLL 1.*|#define UNROLL 1\t/* ks-tune: $4 */|" \
-		-e "s|^#define LOOP_ORDER 0.*|#define LOOP_ORDER 0\t/* ks-tune: 0 */|" "kernels/$1/seed.c"
+		-e "s|^#define LOOP_ORDER 0.*|#define LOOP_ORDER 0\t/* ks-tune: 0 */|" \
+		-e 's@^(#define (MR|NV|VW|PACK) [0-9]+).*@\1@' "kernels/$1/seed.c"
 	export KS_KERNELS_DIR=$PWD/kernels
 }
 

@@ -572,9 +572,9 @@ long_base() {
 
 		```c
 		<<<<<<< SEARCH
-		#define LOOP_ORDER 0	/* ks-tune: 0 1 */
+		#define LOOP_ORDER 0	/* ks-tune: 0 1 2 */
 		=======
-		#define LOOP_ORDER 1	/* ks-tune: 0 1 */
+		#define LOOP_ORDER 1	/* ks-tune: 0 1 2 */
 		>>>>>>> REPLACE
 		```
 
@@ -639,7 +639,7 @@ long_base() {
 	run -0 --separate-stderr ks-implement pop/gen-001/c0
 	assert_equal "$(llm_requests)" 3
 	run jf pop/gen-001/c0/candidate.json .rejected 'has("reply")'
-	assert_output $'the SEARCH section of edit 1 (first line \'#define LOOP_ORDER 0 /* ks-tune: 0 1 */\') matches no lines of the kernel: copy them exactly, whitespace included\nfalse'
+	assert_output $'the SEARCH section of edit 1 (first line \'#define LOOP_ORDER 0 /* ks-tune: 0 1 2 */\') matches no lines of the kernel: copy them exactly, whitespace included\nfalse'
 	assert_file_not_exists pop/gen-001/c0/kernel.c
 }
 

@@ -34,10 +34,12 @@ section() {
 	cat section.txt
 }
 
-# within LIMIT: section.txt holds at most LIMIT characters
+# within LIMIT: section.txt holds at most LIMIT characters, not counting the
+# blank lines the template puts around the placeholder (the text's own last
+# newline counts)
 within() {
 	local n
-	n=$(wc -m <section.txt)
+	n=$(python3 -c 'import sys; print(len(open("section.txt").read().strip("\n")) + 1)')
 	[ "$n" -le "$1" ] || fail "the section has $n characters, more than $1"
 }
 

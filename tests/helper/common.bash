@@ -137,9 +137,19 @@ with_sol() {
 		mv "$dir/b.json" "$dir/bench.json"
 }
 
+# five_knobs FILE: sgemm's seed with only the knobs of its first paths
+# tunable (BM, BN, BK, UNROLL, LOOP_ORDER 0 or 1), for the tests of the
+# offline proposer's rules, which do not follow every knob a seed gains;
+# fake_cand writes it when FAKE_SEED names it.
+five_knobs() {
+	sed -E -e 's|^(#define LOOP_ORDER [0-9]+).*|\1\t/* ks-tune: 0 1 */|' \
+		-e 's@^(#define (MR|NV|VW|PACK) [0-9]+).*@\1@' "$KS_ROOT/kernels/sgemm/seed.c" >"$1"
+}
+
 # fake_cand POP GEN SLOT STATUS SCORE 'BM=16 BN=32 ...' [BASE REF]:
-# a finished candidate with a kernel declaring those parameter values and
-# a bench.json with one time per benchmark shape equal to SCORE.
+# a finished candidate with a kernel declaring those parameter values (the
+# seed's, or FAKE_SEED's) and a bench.json with one time per benchmark
+# shape equal to SCORE.
 fake_cand() {
 	local pop=$1 gen=$2 slot=$3 status=$4 score=$5 params=$6 base=${7:-} ref=${8:-}
 	local dir id
@@ -147,7 +157,7 @@ fake_cand() {
 	id=$(printf 'g%03dc%d' "$gen" "$slot")
 	mkdir -p "$dir"
 	# shellcheck disable=SC2086 # one NAME=VALUE a word
-	with_defines "$KS_ROOT/kernels/sgemm/seed.c" $params >"$dir/kernel.c"
+	with_defines "${FAKE_SEED:-$KS_ROOT/kernels/sgemm/seed.c}" $params >"$dir/kernel.c"
 	jq -nc --arg id "$id" --argjson gen "$gen" --argjson slot "$slot" --arg base "$base" --arg ref "$ref" '
 		{id: $id, generation: $gen, slot: $slot,
 		 parents: {base: (if $base == "" then null else $base end),
