@@ -133,3 +133,32 @@ T
 	run -0 ks-report -b pop
 	assert_line --index 0 --partial "best g001c0 99.0 us, 1.01x the seed g000c0 (100.0 us): the same within the noise"
 }
+
+@test "ks-report A B: the best so far at each generation of two runs, each run's best, and which reached first" {
+	make_pop a
+	fake_cand a 0 0 ok 100 ''
+	fake_cand a 1 0 ok 80 'BM=32' g000c0 g000c0
+	fake_cand a 2 0 ok 50 'BN=32' g001c0 g000c0
+	make_pop b
+	fake_cand b 0 0 ok 100 ''
+	fake_cand b 1 0 ok 60 'BM=8' g000c0 g000c0
+	fake_cand b 1 1 incorrect 0 'BK=16' g000c0 g000c0
+	run -0 --separate-stderr ks-report a b
+	assert_output "$(cat <<'T'
+generation    A: best so far (us)    B: best so far (us)
+0                  100.0   g000c0         100.0   g000c0
+1                   80.0   g001c0          60.0   g001c0
+2                   50.0   g002c0             -
+A: a (sgemm on cpu, K=3): best g002c0 50.0 us, reached at generation 2 of 2
+B: b (sgemm on cpu, K=3): best g001c0 60.0 us, reached at generation 1 of 1
+both reached 60.0 us: A at generation 2, B at generation 1: B first
+T
+)"
+	assert_equal "$stderr" ""
+	# runs of two problems do not compare; flags do not go with two runs
+	ks-init -p rmsnorm -t cuda -k 1 r >/dev/null
+	run -1 --separate-stderr ks-report a r
+	assert_equal "$stderr" "ks-report: 'a' is sgemm on cpu, 'r' is rmsnorm on cuda: their scores do not compare"
+	run -2 --separate-stderr ks-report -b a b
+	assert_equal "$stderr" "ks-report: two populations are compared without -b, -e, -s or -t"
+}

@@ -14,7 +14,7 @@ setup() {
 	ks-implement pop/gen-000/c0
 }
 
-# TOOL;its usage line;a word of its -h text;an operand;another;an option it does not know
+# TOOL;its usage line;a word of its -h text;an operand;more operands than it takes, less one;an option it does not know
 USAGE='
 ks-init;usage: ks-init [-p problem] [-t target] [-k K] [-o file] pop;run.json;new;other;-x
 ks-select;usage: ks-select [-o file] pop/gen-NNN;select.json;pop/gen-001;pop/gen-002;-x
@@ -23,7 +23,7 @@ ks-implement;usage: ks-implement [-o file] pop/gen-NNN/cS;candidate.json;pop/gen
 ks-build;usage: ks-build [-o file] pop/gen-NNN/cS;KS_CC;pop/gen-000/c0;pop/gen-000/c1;-j
 ks-bench;usage: ks-bench [-H] [-o file] pop/gen-NNN/cS;KS_BENCH_TIMEOUT_S;pop/gen-000/c0;pop/gen-000/c1;-t
 ks-profile;usage: ks-profile [-o file] pop/gen-NNN[/cS];profile.json;pop/gen-000/c0;pop/gen-000/c1;-x
-ks-report;usage: ks-report [-b | -e | -s | -t N] pop;-e  print only the candidate directories;pop;pop;-x
+ks-report;usage: ks-report [-b | -e | -s | -t N] pop [pop2];-e  print only the candidate directories;pop;pop pop;-x
 '
 
 @test "every tool: -h and --help print usage to stdout; no operand, two, or an unknown option exit 2 with usage on stderr and write nothing" {
@@ -43,7 +43,9 @@ ks-report;usage: ks-report [-b | -e | -s | -t N] pop;-e  print only the candidat
 		run -2 --separate-stderr "$tool"
 		assert_output ""
 		[[ $stderr == "$usage"* ]] || fail "$tool without an operand: stderr: $stderr"
-		run -2 --separate-stderr "$tool" "$one" "$two"
+		# (ks-report takes two populations to compare: three is its error)
+		# shellcheck disable=SC2086
+		run -2 --separate-stderr "$tool" "$one" $two
 		assert_output ""
 		assert_equal "${stderr_lines[0]}" "$usage"
 		run -2 --separate-stderr "$tool" "$bad" "$one"

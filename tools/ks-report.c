@@ -452,12 +452,143 @@ print_seed(const struct ks_run *run, const struct ks_cand *c, size_t n)
 	return 1;
 }
 
+/* ---- ks-report A B: two runs side by side ---- */
+
+struct run_view {
+	const char *root;
+	struct ks_run run;
+	struct ks_cand *c;
+	size_t n;
+	long last_gen;
+};
+
+static int
+view_load(const char *root, struct run_view *v)
+{
+	size_t ngens;
+	long *gens;
+
+	memset(v, 0, sizeof(*v));
+	v->root = root;
+	if (ks_run_load(root, &v->run) < 0)
+		return -1;
+	if (ks_cands_load(v->run.root, KS_MAX_GEN + 1, KS_KEEP_GOING, &v->c, &v->n) < 0) {
+		ks_run_free(&v->run);
+		return -1;
+	}
+	gens = ks_gens_list(root, &ngens);
+	v->last_gen = ngens ? gens[ngens - 1] : -1;
+	free(gens);
+	return 0;
+}
+
+static void
+view_free(struct run_view *v)
+{
+	ks_cands_free(v->c, v->n);
+	ks_run_free(&v->run);
+}
+
+/* the best correct kernel of v up to generation g, or NULL */
+static const struct ks_cand *
+best_until(const struct run_view *v, long g)
+{
+	const struct ks_cand *best = NULL;
+
+	for (size_t i = 0; i < v->n; i++)
+		if (v->c[i].gen <= g && v->c[i].score_us > 0 && (!best || v->c[i].score_us < best->score_us))
+			best = &v->c[i];
+	return best;
+}
+
+/* the first generation at which v's best reached score (or better); -1 when it never did */
+static long
+reached(const struct run_view *v, double score)
+{
+	for (long g = 0; g <= v->last_gen; g++) {
+		const struct ks_cand *b = best_until(v, g);
+
+		if (b && b->score_us <= score)
+			return g;
+	}
+	return -1;
+}
+
+static void
+add_cell(struct ks_buf *row, const struct ks_cand *b)
+{
+	if (b)
+		ks_buf_printf(row, "  %12.1f %8s", b->score_us, b->id);
+	else
+		ks_buf_printf(row, "  %12s %8s", "-", "");
+}
+
+/*
+ * Two runs of one problem and target: the best score so far at every
+ * generation of either, side by side, then each run's best and which of
+ * them first reached the score both reached (the slower of the two bests).
+ */
+static int
+compare(const char *a, const char *b)
+{
+	struct run_view v[2];
+	const struct ks_cand *best[2];
+	int rc = 1;
+
+	if (view_load(a, &v[0]) < 0)
+		return 1;
+	if (view_load(b, &v[1]) < 0) {
+		view_free(&v[0]);
+		return 1;
+	}
+	if (strcmp(v[0].run.problem, v[1].run.problem) != 0 || strcmp(v[0].run.target, v[1].run.target) != 0) {
+		ks_warnx("'%s' is %s on %s, '%s' is %s on %s: their scores do not compare", a, v[0].run.problem,
+		    v[0].run.target, b, v[1].run.problem, v[1].run.target);
+		goto out;
+	}
+	printf("%-10s  %21s  %21s\n", "generation", "A: best so far (us)", "B: best so far (us)");
+	for (long g = 0; g <= v[0].last_gen || g <= v[1].last_gen; g++) {
+		struct ks_buf row = { 0 };
+
+		ks_buf_printf(&row, "%-10ld", g);
+		add_cell(&row, g <= v[0].last_gen ? best_until(&v[0], g) : NULL);
+		add_cell(&row, g <= v[1].last_gen ? best_until(&v[1], g) : NULL);
+		while (row.len > 0 && row.s[row.len - 1] == ' ')
+			row.s[--row.len] = '\0';
+		printf("%s\n", row.s);
+		ks_buf_free(&row);
+	}
+	for (int i = 0; i < 2; i++) {
+		best[i] = best_until(&v[i], v[i].last_gen);
+		printf("%s: %s (%s on %s, K=%ld): ", i ? "B" : "A", v[i].root, v[i].run.problem, v[i].run.target,
+		    v[i].run.k);
+		if (best[i])
+			printf("best %s %.1f us, reached at generation %ld of %ld\n", best[i]->id, best[i]->score_us,
+			    reached(&v[i], best[i]->score_us), v[i].last_gen);
+		else
+			printf("no correct kernel\n");
+	}
+	if (best[0] && best[1]) {
+		double both = best[0]->score_us > best[1]->score_us ? best[0]->score_us : best[1]->score_us;
+		long ga = reached(&v[0], both), gb = reached(&v[1], both);
+
+		printf("both reached %.1f us: A at generation %ld, B at generation %ld: %s\n", both, ga, gb,
+		    ga < gb ? "A first" : gb < ga ? "B first" : "at the same generation");
+	}
+	rc = 0;
+out:
+	view_free(&v[0]);
+	view_free(&v[1]);
+	return rc;
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct opts o = { 0 };
 	int rval = 0;
-	struct ks_args_spec spec = { "[-b | -e | -s | -t N] pop",
+	const char *other = NULL;
+	struct ks_args_spec spec = { "[-b | -e | -s | -t N] pop [pop2]",
 		"  Prints a table of every kernel of pop (id, parents, status, score in\n"
 		"  microseconds, speed-up over the seed, spread: the largest relative\n"
 		"  standard error of its shapes, ! when one did not converge) and a\n"
@@ -473,13 +604,24 @@ main(int argc, char *argv[])
 		"      kernels, one per line: what make heldout benches on the held-out shapes\n"
 		"  Where heldout.json exists (make heldout), the table shows each kernel's\n"
 		"  speed-up over the seed on the held-out shapes, ? where it keeps less than\n"
-		"  0.8 of its benchmark speed-up.\n", "best:", on_flag, &o };
+		"  0.8 of its benchmark speed-up.\n"
+		"  With two populations of one problem and target: the best score so far at\n"
+		"  every generation of each, side by side, and which run reached first the\n"
+		"  score both reached.\n", "best:", on_flag, &o, &other };
 	const char *root = ks_args(argc, argv, &spec);
 	struct ks_cand *c;
 	const struct ks_cand *seed = NULL;
 	struct ks_run run;
 	size_t n;
 
+	if (other) {
+		if (o.brief || o.empty || o.seed || o.top) {
+			ks_warnx("two populations are compared without -b, -e, -s or -t");
+			return 2;
+		}
+		rval = compare(root, other);
+		return ks_fclose_stdout() < 0 ? 1 : rval;
+	}
 	if (ks_run_load(root, &run) < 0)
 		return 1;
 	if (o.empty) {

@@ -55,6 +55,7 @@ struct ks_args_spec {
 	const char *flags;
 	int (*on_flag)(int ch, const char *value, void *arg);
 	void *arg;
+	const char **second;      /* when set, a second operand may follow: here, else NULL */
 };
 const char *ks_args(int argc, char *argv[], const struct ks_args_spec *spec);
 /* The stage tools' "tool [-o file] dir": *out is NULL unless -o names a file. */

@@ -308,8 +308,10 @@ ks_args(int argc, char *argv[], const struct ks_args_spec *spec)
 		if ((rc = spec->on_flag(ch, optarg, spec->arg)) != 0)
 			exit(rc);
 	}
-	if (argc - optind != 1)
+	if (argc - optind < 1 || argc - optind > (spec->second ? 2 : 1))
 		usage_exit(stderr, spec->synopsis, spec->help, 2);
+	if (spec->second)
+		*spec->second = argc - optind == 2 ? argv[optind + 1] : NULL;
 	return argv[optind];
 }
 
@@ -325,7 +327,7 @@ const char *
 ks_args_dir_out(int argc, char *argv[], const char *operand, const char *help, const char **out)
 {
 	char *synopsis = ks_easprintf("[-o file] %s", operand);
-	struct ks_args_spec spec = { synopsis, help, "o:", out_flag, (void *)out };
+	struct ks_args_spec spec = { synopsis, help, "o:", out_flag, (void *)out, NULL };
 	const char *dir;
 
 	*out = NULL;
