@@ -75,9 +75,10 @@ $(POP)/gen-000/c0/candidate.json: $(POP)/run.json
 # from every bench.json of generation G-1.
 define ks_generation
 # gen-$1/select.json: the base and reference kernels, once the benches of the generation
-# before are made; order-only (after |): a bench of that generation redone later never
+# before are made (and the line that ends that generation printed: ks-report -g); order-only (after |): a bench of that generation redone later never
 # makes this generation again, so finished generations are never rewritten by make
 $(POP)/gen-$1/select.json: | $(call ks_ends,$(call ks_prev,$1))
+	@$$(KS_BIN)/ks-report -g $(call ks_prev,$1) '$(POP)'
 	$$(KS_BIN)/ks-select -o $$@ $$(@D)
 
 # gen-$1/hypotheses.json: the K kept plans, from select.json (with KS_PROFILE=1, after
@@ -120,6 +121,7 @@ generation: tools
 		if [ $$rc -eq 75 ]; then \
 			echo "ks: another make is running on $(POP) (it holds '$(POP)/.lock'): let it finish, or stop it first" >&2; \
 		fi; \
+		[ $$rc -ne 0 ] || $(KS_BIN)/ks-report -g '$(N)' '$(POP)'; \
 		exit $$rc; \
 	fi
 	@$(KS_BIN)/ks-report -b '$(POP)'

@@ -462,9 +462,22 @@ run_harness(struct bench *b)
 	o.sandbox = 1;
 	o.fsize_mb = b->fsize_mb;
 	o.max_procs = b->max_procs;
-	if (ks_device_take(b->target, &b->gpus, b->dir, &b->device) == 0 && ks_proc_run(argv, &o, &pr) == 0) {
-		ks_sandbox_signal_fix(argv, &pr);
-		res = verdict(b, json, &pr, log);
+	if (ks_device_take(b->target, &b->gpus, b->dir, &b->device) == 0) {
+		ks_progress("%s: checking %d test shapes, timing %d %sshapes on %s", b->id, b->heldout ? 0 :
+		    cJSON_GetArraySize(b->prob.test_shapes), cJSON_GetArraySize(b->shapes), b->heldout ? "held-out " : "",
+		    b->device ? b->device : "the cpu");
+		if (ks_proc_run(argv, &o, &pr) == 0) {
+			ks_sandbox_signal_fix(argv, &pr);
+			res = verdict(b, json, &pr, log);
+		}
+		double score = -1;
+		const char *status = ks_json_str(res, "status", NULL);
+
+		if (res && ks_json_num(res, "score_us", NULL, &score) == 0 && score > 0)
+			ks_progress("%s: %s, %.1f us, after %.1f s", b->id, status, score, pr.seconds);
+		else if (res)
+			ks_progress("%s: %s after %.1f s", b->id, status, pr.seconds);
+		ks_progress_end();
 	}
 	unlink(json);
 	ks_remove_tree(box);

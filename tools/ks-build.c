@@ -87,10 +87,16 @@ compile(struct build *b)
 		return res;
 	}
 	res = cJSON_CreateObject();
+	ks_progress("%s: compiling", job.kernel);
+	double t0 = ks_monotonic();
 	if (ks_compile(&job, res) < 0) {
+		ks_progress_end();
 		cJSON_Delete(res);
 		return NULL;
 	}
+	ks_progress("%s: %s in %.1f s", job.kernel, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "ok")) ?
+	    "built" : "did not compile", ks_monotonic() - t0);
+	ks_progress_end();
 	return res;
 }
 

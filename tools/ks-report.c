@@ -13,6 +13,7 @@ struct opts {
 	int empty;	/* -e */
 	int seed;	/* -s */
 	long top;	/* -t N; 0: not asked */
+	long gen;	/* -g N; -1: not asked */
 };
 
 static int
@@ -26,12 +27,15 @@ on_flag(int ch, const char *value, void *arg)
 		o->empty = 1;
 	else if (ch == 's')
 		o->seed = 1;
-	else if (ks_parse_int(value, 1, 1000, &o->top) < 0) {
+	else if (ch == 'g' && ks_parse_int(value, 0, KS_MAX_GEN, &o->gen) < 0) {
+		ks_warnx("-g takes a generation from 0 to %d, not '%s'", KS_MAX_GEN, value);
+		return 2;
+	} else if (ch == 't' && ks_parse_int(value, 1, 1000, &o->top) < 0) {
 		ks_warnx("-t takes a number of kernels from 1 to 1000, not '%s'", value);
 		return 2;
 	}
-	if (o->brief + o->empty + o->seed + (o->top > 0) > 1) {
-		ks_warnx("-b, -e, -s and -t do not go together: each prints a report of its own");
+	if (o->brief + o->empty + o->seed + (o->top > 0) + (o->gen >= 0) > 1) {
+		ks_warnx("-b, -e, -g, -s and -t do not go together: each prints a report of its own");
 		return 2;
 	}
 	return 0;
@@ -74,6 +78,58 @@ heldout_speedup(const struct ks_cand *c, const struct ks_cand *seed, int *suspec
 	up = hs / hc;
 	*suspect = up < HELDOUT_KEEPS * (seed->score_us / c->score_us);
 	return up;
+}
+
+/*
+ * -g N: the line that ends generation N in make generation's output (none
+ * under KS_QUIET): its kernels by status, its best, and the best so far.
+ */
+static void
+print_generation(const char *root, const struct ks_cand *c, size_t n, long gen, const struct ks_cand *seed)
+{
+	const struct ks_cand *best = NULL, *sofar = NULL;
+	struct ks_buf st = { 0 };
+	const char *seen[16];
+	size_t nseen = 0, count = 0;
+
+	if (ks_quiet())
+		return;
+	ks_buf_add(&st, "", 0);
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].gen > gen)
+			continue;
+		if (c[i].score_us > 0 && (!sofar || c[i].score_us < sofar->score_us))
+			sofar = &c[i];
+		if (c[i].gen != gen)
+			continue;
+		count++;
+		if (c[i].score_us > 0 && (!best || c[i].score_us < best->score_us))
+			best = &c[i];
+	}
+	/* the statuses in the order they first appear, each with its count */
+	for (size_t i = 0; i < n; i++) {
+		const char *s = c[i].gen == gen ? (c[i].status ? c[i].status : "pending") : NULL;
+		size_t k, same = 0;
+
+		for (k = 0; s && k < nseen && strcmp(seen[k], s) != 0; k++)
+			;
+		if (!s || k < nseen || nseen == 16)
+			continue;
+		seen[nseen++] = s;
+		for (size_t j = 0; j < n; j++)
+			same += c[j].gen == gen && strcmp(c[j].status ? c[j].status : "pending", s) == 0;
+		ks_buf_printf(&st, "%s%zu %s", st.len ? ", " : "", same, s);
+	}
+	printf("%s: generation %ld: %zu kernel%s (%s)", root, gen, count, count == 1 ? "" : "s",
+	    count ? st.s : "none");
+	if (best)
+		printf("; its best %s %.1f us", best->id, best->score_us);
+	if (sofar)
+		printf("; best so far %s %.1f us", sofar->id, sofar->score_us);
+	if (sofar && seed)
+		printf(", %.2fx the seed", seed->score_us / sofar->score_us);
+	printf("\n");
+	ks_buf_free(&st);
 }
 
 /* -t N: the seed's directory and the N best correct kernels', one a line: what make heldout benches */
@@ -585,10 +641,10 @@ out:
 int
 main(int argc, char *argv[])
 {
-	struct opts o = { 0 };
+	struct opts o = { .gen = -1 };
 	int rval = 0;
 	const char *other = NULL;
-	struct ks_args_spec spec = { "[-b | -e | -s | -t N] pop [pop2]",
+	struct ks_args_spec spec = { "[-b | -e | -g N | -s | -t N] pop [pop2]",
 		"  Prints a table of every kernel of pop (id, parents, status, score in\n"
 		"  microseconds, speed-up over the seed, spread: the largest relative\n"
 		"  standard error of its shapes, ! when one did not converge) and a\n"
@@ -598,6 +654,8 @@ main(int argc, char *argv[])
 		"  -e  print only the candidate directories that the generations' plans\n"
 		"      leave empty (the offline proposer had fewer than K untried\n"
 		"      configurations left), one per line: what pipeline.mk skips\n"
+		"  -g N  print only the line that ends generation N in make's output: its\n"
+		"      kernels by status, its best, the best so far (nothing under KS_QUIET)\n"
 		"  -s  print only the seed's verdict (what make check says); exit 1\n"
 		"      unless the seed is ok\n"
 		"  -t N  print only the directories of the seed and of the N best correct\n"
@@ -607,7 +665,7 @@ main(int argc, char *argv[])
 		"  0.8 of its benchmark speed-up.\n"
 		"  With two populations of one problem and target: the best score so far at\n"
 		"  every generation of each, side by side, and which run reached first the\n"
-		"  score both reached.\n", "best:", on_flag, &o, &other };
+		"  score both reached.\n", "beg:st:", on_flag, &o, &other };
 	const char *root = ks_args(argc, argv, &spec);
 	struct ks_cand *c;
 	const struct ks_cand *seed = NULL;
@@ -615,8 +673,8 @@ main(int argc, char *argv[])
 	size_t n;
 
 	if (other) {
-		if (o.brief || o.empty || o.seed || o.top) {
-			ks_warnx("two populations are compared without -b, -e, -s or -t");
+		if (o.brief || o.empty || o.seed || o.top || o.gen >= 0) {
+			ks_warnx("two populations are compared without -b, -e, -g, -s or -t");
 			return 2;
 		}
 		rval = compare(root, other);
@@ -639,6 +697,12 @@ main(int argc, char *argv[])
 		/* shown as a row of its own, and named by its loader: the report is whole, the status says the fault */
 		if (c[i].status && strcmp(c[i].status, "unreadable") == 0)
 			rval = 1;
+	}
+	if (o.gen >= 0) {
+		print_generation(root, c, n, o.gen, seed);
+		ks_cands_free(c, n);
+		ks_run_free(&run);
+		return ks_fclose_stdout() < 0;
 	}
 	if (o.top > 0) {
 		print_top(c, n, o.top);

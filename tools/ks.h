@@ -29,6 +29,15 @@ void ks_setprogname(const char *argv0);   /* also points cJSON's allocations at 
 void ks_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));  /* appends strerror(errno) */
 void ks_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ks_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));  /* progress notes; silent under KS_QUIET */
+int ks_quiet(void);    /* KS_QUIET is set (and not 0) */
+double ks_monotonic(void);   /* seconds on CLOCK_MONOTONIC */
+/*
+ * A step of a long stage on stderr ("tool: message"), silent under
+ * KS_QUIET: on a terminal one line rewritten in place (ks_progress_end
+ * ends it), else a line per step.
+ */
+void ks_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ks_progress_end(void);
 _Noreturn void ks_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void ks_diex(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *ks_emalloc(size_t n);

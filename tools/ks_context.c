@@ -923,8 +923,18 @@ ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *name
 	for (int attempt = 1; attempt <= 2; attempt++) {
 		struct ks_llm_reply r;
 		char *tname = ks_easprintf("%s-%d", name, attempt);
-		int got = ks_llm_chat(llm, system, turns, n, dir, tname, &r);
+		double t0 = ks_monotonic();
+		int got;
 
+		ks_progress("%s: %s asks %s (try %d)", dir, name, llm->model, attempt);
+		got = ks_llm_chat(llm, system, turns, n, dir, tname, &r);
+		if (got >= 0 && r.cached)
+			ks_progress("%s: %s answered from the cache", dir, name);
+		else if (got >= 0)
+			ks_progress("%s: %s answered in %.1f s: %ld prompt and %ld completion tokens (this stage: %ld)", dir,
+			    llm->model, ks_monotonic() - t0, r.prompt_tokens, r.completion_tokens,
+			    llm->prompt_tokens + llm->completion_tokens);
+		ks_progress_end();
 		free(tname);
 		if (got < 0 && attempt == 2 && llm->last_error) {
 			free(*why);

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ks.h"
@@ -22,9 +23,17 @@ ks_setprogname(const char *argv0)
 	cJSON_InitHooks(&hooks);
 }
 
+/* whether a line of progress stands unfinished on the terminal (ks_progress) */
+static int progress_open;
+
 static void
 vwarn_common(const char *fmt, va_list ap, int err)
 {
+	/* a message starts a line of its own, below a line of progress */
+	if (progress_open) {
+		fputc('\n', stderr);
+		progress_open = 0;
+	}
 	fprintf(stderr, "%s: ", ks_progname);
 	vfprintf(stderr, fmt, ap);
 	if (err)
@@ -56,14 +65,57 @@ ks_warnx(const char *fmt, ...)
 void
 ks_info(const char *fmt, ...)
 {
-	const char *quiet = getenv("KS_QUIET");
 	va_list ap;
 
-	if (quiet && *quiet && strcmp(quiet, "0") != 0)
+	if (ks_quiet())
 		return;
 	va_start(ap, fmt);
 	vwarn_common(fmt, ap, 0);
 	va_end(ap);
+}
+
+double
+ks_monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int
+ks_quiet(void)
+{
+	const char *quiet = getenv("KS_QUIET");
+
+	return quiet && *quiet && strcmp(quiet, "0") != 0;
+}
+
+void
+ks_progress(const char *fmt, ...)
+{
+	int tty = isatty(STDERR_FILENO);
+	va_list ap;
+
+	if (ks_quiet())
+		return;
+	/* a terminal gets one line, rewritten in place; a pipe or a file a line per step */
+	fprintf(stderr, tty ? "\r\033[K%s: " : "%s: ", ks_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (!tty)
+		fputc('\n', stderr);
+	progress_open = tty;
+	fflush(stderr);
+}
+
+void
+ks_progress_end(void)
+{
+	if (progress_open)
+		fputc('\n', stderr);
+	progress_open = 0;
 }
 
 void
