@@ -82,7 +82,8 @@ heldout_speedup(const struct ks_cand *c, const struct ks_cand *seed, int *suspec
 
 /*
  * -g N: the line that ends generation N in make generation's output (none
- * under KS_QUIET): its kernels by status, its best, and the best so far.
+ * under KS_QUIET or KS_PROGRESS=0): its kernels by status, its best, and
+ * the best so far.
  */
 static void
 print_generation(const char *root, const struct ks_cand *c, size_t n, long gen, const struct ks_cand *seed)
@@ -92,7 +93,7 @@ print_generation(const char *root, const struct ks_cand *c, size_t n, long gen, 
 	const char *seen[16];
 	size_t nseen = 0, count = 0;
 
-	if (ks_quiet())
+	if (ks_progress_off())
 		return;
 	ks_buf_add(&st, "", 0);
 	for (size_t i = 0; i < n; i++) {
@@ -655,7 +656,8 @@ main(int argc, char *argv[])
 		"      leave empty (the offline proposer had fewer than K untried\n"
 		"      configurations left), one per line: what pipeline.mk skips\n"
 		"  -g N  print only the line that ends generation N in make's output: its\n"
-		"      kernels by status, its best, the best so far (nothing under KS_QUIET)\n"
+		"      kernels by status, its best, the best so far (nothing under KS_QUIET\n"
+		"      or KS_PROGRESS=0)\n"
 		"  -s  print only the seed's verdict (what make check says); exit 1\n"
 		"      unless the seed is ok\n"
 		"  -t N  print only the directories of the seed and of the N best correct\n"

@@ -33,9 +33,10 @@ int ks_quiet(void);    /* KS_QUIET is set (and not 0) */
 double ks_monotonic(void);   /* seconds on CLOCK_MONOTONIC */
 /*
  * A step of a long stage on stderr ("tool: message"), silent under
- * KS_QUIET: on a terminal one line rewritten in place (ks_progress_end
- * ends it), else a line per step.
+ * KS_QUIET or KS_PROGRESS=0 (ks_progress_off): on a terminal one line
+ * rewritten in place (ks_progress_end ends it), else a line per step.
  */
+int ks_progress_off(void);
 void ks_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ks_progress_end(void);
 _Noreturn void ks_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

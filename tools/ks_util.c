@@ -91,13 +91,21 @@ ks_quiet(void)
 	return quiet && *quiet && strcmp(quiet, "0") != 0;
 }
 
+int
+ks_progress_off(void)
+{
+	const char *p = getenv("KS_PROGRESS");
+
+	return ks_quiet() || (p && strcmp(p, "0") == 0);
+}
+
 void
 ks_progress(const char *fmt, ...)
 {
 	int tty = isatty(STDERR_FILENO);
 	va_list ap;
 
-	if (ks_quiet())
+	if (ks_progress_off())
 		return;
 	/* a terminal gets one line, rewritten in place; a pipe or a file a line per step */
 	fprintf(stderr, tty ? "\r\033[K%s: " : "%s: ", ks_progname);

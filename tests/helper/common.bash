@@ -7,6 +7,8 @@ KS_ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 KS_TOOLS="$KS_ROOT/tools"
 PATH="$KS_TOOLS:$PATH"
 export KS_QUIET=1
+# a test that turns the notes on (KS_QUIET=0) sees no progress lines unless it asks (KS_PROGRESS=1)
+export KS_PROGRESS=0
 # Fast timing: tests check behaviour, not speed.
 export KS_TIME_CAP_S=0.02 KS_MIN_RUNS=1
 # ks-bench's per-device locks: each test's own, and setup_file's its file's
