@@ -216,6 +216,8 @@ add_spread(cJSON *e, const cJSON *h)
  * it gives.
  */
 #define MEASURED_BOUND_SLACK 0.8
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /*
  * The speed of light shown to the model (ks_context.c): the shape's own
@@ -296,7 +298,7 @@ add_results(const struct bench *b, const cJSON *hres, double peak, cJSON *res, d
 				*faster = ks_easprintf("bench shape %s: %.4g us is faster than the speed of light "
 				    "of that shape on %s, %.4g us (problem.json \"bound\"%s): the harness cannot have "
 				    "seen all the work", name, v, b->target->name, sol * slack,
-				    slack < 1 ? ", 0.8 of the time at the peak measured" : "");
+				    slack < 1 ? ", " STR(MEASURED_BOUND_SLACK) " of the time at the peak measured" : "");
 				free(name);
 			}
 		}

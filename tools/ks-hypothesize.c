@@ -31,7 +31,7 @@ check_reply(const char *text, void *arg, char **why)
 /* The model's plans; on two unusable replies the offline proposer's, said so. */
 static cJSON *
 ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *run, const struct ks_cand *base,
-    const struct ks_cand *ref, struct ks_cand *c, size_t n)
+    const struct ks_cand *ref, struct ks_cand *c, size_t n, const struct ks_calibration *cal)
 {
 	char *task = NULL, *target = NULL, *knowledge = NULL, *findings = NULL, *pop = NULL, *code = NULL, *sol = NULL;
 	char *record = NULL, *prof = NULL;
@@ -54,7 +54,7 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 	findings = ks_ctx_findings(c, n, budget);
 	pop = ks_ctx_population(c, n, &p, base, ref, budget);
 	sol = ks_ctx_sol(base, &p, run->target, stop);
-	record = ks_ctx_track_record(c, n);
+	record = ks_ctx_track_record(cal);
 	prof = ks_ctx_profile(base);
 	const char *keys[] = { "generation", "k", "task", "target", "knowledge", "findings", "population",
 		"base_id", "base_code", "speed_of_light", "track_record", "profile" };
@@ -130,6 +130,7 @@ hypothesize(const char *dir, const char *out)
 	long gen, picks[KS_MAX_K], nkeep;
 	size_t n = 0;
 	int rc = 1, online = -1, asked = 0;
+	struct ks_calibration cal;
 
 	if (ks_gen_dir_parse(dir, &root, &gen) < 0)
 		return 1;
@@ -138,11 +139,13 @@ hypothesize(const char *dir, const char *out)
 	if ((online = ks_llm_open(&llm, "hypothesize", root, gen - 1)) < 0 || ks_cands_load(root, gen, 0, &c, &n) < 0 ||
 	    ks_select_load(dir, c, n, &base, &ref) < 0)
 		goto out_run;
+	/* the track record of the plans before these: shown to the model, kept in hypotheses.json */
+	ks_calibrate(c, n, &cal);
 	/* a search that ends here (select.json "stop") makes no plans and asks no model */
 	h = stopped(dir);
 	if (!h && online == 0) {
 		asked = 1;
-		h = ask_model(&llm, dir, gen, &run, base, ref, c, n);
+		h = ask_model(&llm, dir, gen, &run, base, ref, c, n, &cal);
 	} else if (!h) {
 		char *why = NULL;
 
@@ -169,9 +172,7 @@ hypothesize(const char *dir, const char *out)
 		cJSON_AddItemToArray(chosen, cJSON_CreateNumber((double)picks[i]));
 	cJSON_AddStringToObject(h, "base", base->id);
 	cJSON_AddStringToObject(h, "model", asked ? llm.model : "offline");
-	/* the track record of the plans before these, as it stood when they were made */
-	struct ks_calibration cal;
-	ks_calibrate(c, n, &cal);
+	/* the track record as it stood when these plans were made */
 	cJSON_AddItemToObject(h, "calibration", ks_calibration_json(&cal));
 	/* usage last, beside the model that spent it */
 	if ((usage = cJSON_DetachItemFromObjectCaseSensitive(h, "usage")))

@@ -35,23 +35,17 @@ struct prof {
 	double timeout_s;        /* KS_PROFILE_TIMEOUT_S */
 };
 
-/* the profiler's program: $ENV, else on PATH, else in its usual places; NULL when none is there */
+/* the profiler's program: $ENV (a path, or a name on PATH), else on PATH, else in its usual places; NULL when none is there */
 static char *
 find_tool(const struct ks_profiler *pf)
 {
-	const char *e = getenv(pf->env), *path = getenv("PATH");
+	const char *e = getenv(pf->env);
+	char *found;
 
 	if (e && *e)
-		return access(e, X_OK) == 0 ? ks_estrdup(e) : NULL;
-	for (const char *p = path ? path : ""; *p;) {
-		size_t n = strcspn(p, ":");
-		char *f = ks_easprintf("%.*s/%s", (int)n, p, pf->name);
-
-		if (n && access(f, X_OK) == 0)
-			return f;
-		free(f);
-		p += n + (p[n] == ':');
-	}
+		return ks_find_in_path(e);
+	if ((found = ks_find_in_path(pf->name)))
+		return found;
 	for (const char *const *pl = pf->places; *pl; pl++)
 		if (access(*pl, X_OK) == 0)
 			return ks_estrdup(*pl);

@@ -66,14 +66,18 @@ heldout_score(const struct ks_cand *c)
 /* a kernel tuned to the benchmark shapes: held out, it keeps less than this share of its speed-up */
 #define HELDOUT_KEEPS 0.8
 
-/* c's speed-up over the seed on the held-out shapes (0: unknown), and whether it falls far short of the benchmark's */
+/*
+ * c's speed-up over the seed on the held-out shapes (0: unknown), from the
+ * seed's held-out score hs (read once by the caller), and whether it falls
+ * far short of the benchmark's.
+ */
 static double
-heldout_speedup(const struct ks_cand *c, const struct ks_cand *seed, int *suspect)
+heldout_speedup(const struct ks_cand *c, const struct ks_cand *seed, double hs, int *suspect)
 {
-	double hs = seed ? heldout_score(seed) : -1, hc = heldout_score(c), up;
+	double hc, up;
 
 	*suspect = 0;
-	if (!(hs > 0) || !(hc > 0))
+	if (!seed || !(hs > 0) || !((hc = heldout_score(c)) > 0))
 		return 0;
 	up = hs / hc;
 	*suspect = up < HELDOUT_KEEPS * (seed->score_us / c->score_us);
@@ -205,7 +209,8 @@ static void
 print_table(const struct ks_cand *c, size_t n, const struct ks_cand *seed)
 {
 	char sp[32];
-	int held = seed && heldout_score(seed) > 0, suspect;
+	double hs = seed ? heldout_score(seed) : -1;
+	int held = hs > 0, suspect;
 
 	printf("%-8s %-8s %-8s %-12s %12s %8s ", "id", "base", "ref", "status", "score_us", "speedup");
 	if (held)
@@ -225,7 +230,7 @@ print_table(const struct ks_cand *c, size_t n, const struct ks_cand *seed)
 			printf("%12s %8s ", "-", "-");
 		/* the speed-up on shapes no model saw; ? where it keeps far less than on the benchmark's */
 		if (held) {
-			double up = heldout_speedup(&c[i], seed, &suspect);
+			double up = heldout_speedup(&c[i], seed, hs, &suspect);
 
 			if (up > 0)
 				printf("%8.2fx%s", up, suspect ? "?" : " ");
@@ -372,10 +377,11 @@ print_models(const char *root, const struct ks_cand *c, size_t n)
 static void
 print_heldout(const char *root, const struct ks_cand *c, size_t n, const struct ks_cand *seed)
 {
+	double hs = seed ? heldout_score(seed) : -1;
 	int suspect;
 
-	for (size_t i = 0; i < n; i++) {
-		double up = seed ? heldout_speedup(&c[i], seed, &suspect) : 0;
+	for (size_t i = 0; i < n && hs > 0; i++) {
+		double up = heldout_speedup(&c[i], seed, hs, &suspect);
 
 		if (up > 0 && suspect)
 			printf("%s: %s is %.2fx the seed on the benchmark shapes but %.2fx on the held-out ones: tuned to "

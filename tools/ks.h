@@ -592,7 +592,7 @@ int ks_plan_uplift(const struct ks_cand *c, size_t n, const struct ks_cand *k, d
 int ks_plan_against_range(const cJSON *plan, double pct);
 void ks_calibrate(const struct ks_cand *c, size_t n, struct ks_calibration *cal);
 cJSON *ks_calibration_json(const struct ks_calibration *cal);
-char *ks_ctx_track_record(const struct ks_cand *c, size_t n);
+char *ks_ctx_track_record(const struct ks_calibration *cal);
 /* each plan with what it measured, within budget */
 char *ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget);
 /* prompts/targets/<t>-<arch>.md or <t>.md, the architecture built, the device benched on */

@@ -536,11 +536,10 @@ plan_kind(const cJSON *plan)
 }
 
 char *
-ks_ctx_track_record(const struct ks_cand *c, size_t n)
+ks_ctx_track_record(const struct ks_calibration *calp)
 {
-	struct ks_calibration cal;
+	const struct ks_calibration cal = *calp;
 
-	ks_calibrate(c, n, &cal);
 	if (cal.measured == 0 && cal.failed == 0)
 		return ks_estrdup("No plan has been measured yet.");
 	return ks_easprintf("Of the %ld plans measured so far, %ld (%.0f %%) measured inside the uplift range they "
