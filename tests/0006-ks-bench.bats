@@ -460,6 +460,11 @@ $(n_bench_shapes)"
 	run jf $C/bench.json '[.results[] | (.rel_stderr | type == "number") and ((.rel_stderr - .median_stderr_us / .median_us) | fabs < 1e-12) and (.converged | type == "boolean")] | all' \
 		'[.results[] | .converged == (.stderr_us / .mean_us < 0.005)] | all' .score_stat
 	assert_output $'true\ntrue\nmedian'
+	# a cap spent before min_runs calls still gets them (before: a cap spent by the first call, or
+	# by a GPU spot check, left one timed call whatever KS_MIN_RUNS asked)
+	KS_TIME_CAP_S=0.000001 KS_MIN_RUNS=4 run -0 ks-bench $C
+	run jf $C/bench.json '[.results[] | .runs == 4] | all'
+	assert_output true
 	# one run a shape: no spread, not converged, and the report says so
 	KS_TIME_CAP_S=0.000001 KS_MIN_RUNS=1 run -0 ks-bench $C
 	run jf $C/bench.json '[.results[] | .rel_stderr == null and .converged == false] | all'

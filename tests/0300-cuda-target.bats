@@ -32,12 +32,12 @@ setup() {
 	run -0 jget pop/gen-000/c0/build.json .compiler
 	assert_output --regexp '^Cuda compilation tools, release [0-9]+\.[0-9]+'
 	run -0 jget pop/gen-000/c0/build.json .diagnostics
-	assert_output --partial "ptxas info    : Used 28 registers"
+	assert_output --partial "ptxas info    : Used 30 registers"
 }
 
 @test "build.json holds ptxas's report of the candidate's kernels, not the harness's" {
 	run -0 jget pop/gen-000/c0/build.json .resources.kernels
-	assert_output '[{"name":"_Z12rmsnorm_rowsiPK13__nv_bfloat16S1_PS_f","stack_bytes":0,"spill_store_bytes":0,"spill_load_bytes":0,"registers":28,"barriers":1,"smem_bytes":1024}]'
+	assert_output '[{"name":"_Z12rmsnorm_rowsILi1EEviiPK13__nv_bfloat16S2_PS0_f","stack_bytes":0,"spill_store_bytes":0,"spill_load_bytes":0,"registers":30,"barriers":1,"smem_bytes":1024}]'
 }
 
 @test "KS_GPU_ARCH picks another architecture" {
@@ -80,4 +80,27 @@ SH
 	KS_NVCC=$PWD/bin/nvcc run -0 ks-build pop/gen-000/c0
 	run -0 jget pop/gen-000/c0/build.json .resources.kernels
 	assert_output '[{"name":"_Z3fooPf","stack_bytes":16,"spill_store_bytes":8,"spill_load_bytes":4,"registers":255,"barriers":1,"smem_bytes":49152}]'
+}
+
+@test "the seed's tunable space builds at its extremes, every knob lowest and every knob highest" {
+	run -0 grep -c 'ks-tune:' "$KS_ROOT/kernels/rmsnorm/seed.cu"
+	assert_output 7		# THREADS ROWS VEC UNROLL REGS REDUCE STREAM
+	knob_extremes "$KS_ROOT/kernels/rmsnorm/seed.cu" k
+	for s in 0 1; do
+		mkdir -p pop/gen-001/c$s
+		cp k/$([ $s = 0 ] && echo low || echo high)/kernel.cu pop/gen-001/c$s/
+		jq -nc --argjson s $s '{id: "g001c\($s)", generation: 1, slot: $s, parents: {base: "g000c0",
+			reference: "g000c0"}, plan: null, model: "by hand", usage: null}' >pop/gen-001/c$s/candidate.json
+		ks-build pop/gen-001/c$s &
+	done
+	wait
+	for d in pop/gen-001/c0 pop/gen-001/c1; do
+		run -0 jf $d/build.json .rejected .ok
+		assert_output $'null\ntrue'
+		run -0 jget $d/build.json .diagnostics
+		refute_output --regexp 'kernel\.cu[:(][0-9]+.*warning'
+	done
+	# VEC 8 aligned rows and 2-byte loads otherwise: two instances of the kernel
+	run -0 jget pop/gen-001/c1/build.json '[.resources.kernels[].name] | sort | join(" ")'
+	assert_output '_Z12rmsnorm_rowsILi1EEviiPK13__nv_bfloat16S2_PS0_f _Z12rmsnorm_rowsILi8EEviiPK13__nv_bfloat16S2_PS0_f'
 }

@@ -170,15 +170,46 @@ true
 	run -0 ks-build nv/gen-000/c0
 	assert_equal "$(jget nv/gen-000/c0/build.json .ok)" true
 	run -0 jget nv/gen-000/c0/build.json .resources.kernels
-	assert_output --regexp '^\[\{"name":"_Z12fp8_mm_naive[^"]*",.*"registers":[0-9]+'
+	assert_output --regexp '^\[\{"name":"_Z11fp8_mm_tile[^"]*",.*"registers":[0-9]+'
 	refute_output --partial "}, {"		# the harness's reference kernel is left out
 	KS_GPU_ARCH=gfx940 ks-init -p fp8-mm -t hip-amd -k 5 amd
 	ks-implement amd/gen-000/c0
 	KS_GPU_ARCH=gfx940 run -0 ks-build amd/gen-000/c0
 	assert_equal "$(jget amd/gen-000/c0/build.json .ok)" true
 	run -0 jget amd/gen-000/c0/build.json .resources.kernels
-	assert_output --regexp '^\[\{"name":"_ZL12fp8_mm_naive[^"]*","sgprs":[0-9]+,"vgprs":[0-9]+,"agprs":0,'
+	assert_output --regexp '^\[\{"name":"_ZL11fp8_mm_tile[^"]*","sgprs":[0-9]+,"vgprs":[0-9]+,"agprs":0,'
 	refute_output --partial "}, {"
+}
+
+@test "the seed's tunable space builds at its extremes, every knob lowest and every knob highest, on both targets" {
+	export PATH="$PATH:/usr/local/cuda/bin"
+	command -v nvcc >/dev/null || skip "nvcc is not installed"
+	command -v hipcc >/dev/null || skip "hipcc is not installed"
+	run -0 grep -c 'ks-tune:' "$KS_ROOT/kernels/fp8-mm/seed.hip"
+	assert_output 9		# TX TY RN RM STAGE KT DBUF LOAD4 DECODE
+	knob_extremes "$KS_ROOT/kernels/fp8-mm/seed.hip" k
+	ks-init -p fp8-mm -t hip-nvidia -k 2 nv
+	KS_GPU_ARCH=gfx940 ks-init -p fp8-mm -t hip-amd -k 2 amd
+	for pop in nv amd; do
+		for s in 0 1; do
+			mkdir -p $pop/gen-001/c$s
+			cp k/$([ $s = 0 ] && echo low || echo high)/kernel.hip $pop/gen-001/c$s/
+			jq -nc --argjson s $s '{id: "g001c\($s)", generation: 1, slot: $s, parents: {base: "g000c0",
+				reference: "g000c0"}, plan: null, model: "by hand", usage: null}' >$pop/gen-001/c$s/candidate.json
+			if [ $pop = amd ]; then KS_GPU_ARCH=gfx940 ks-build $pop/gen-001/c$s & else ks-build $pop/gen-001/c$s & fi
+		done
+	done
+	wait
+	for d in nv/gen-001/c0 nv/gen-001/c1 amd/gen-001/c0 amd/gen-001/c1; do
+		run -0 jf $d/build.json .rejected .ok '.resources.kernels | length'
+		assert_output $'null\ntrue\n1'
+		# no warning from the kernel's own file (the harness's are not its)
+		run -0 jget $d/build.json .diagnostics
+		refute_output --regexp 'kernel\.hip[:(][0-9]+.*warning'
+	done
+	# every knob highest: 1024 threads of 8x8 each, two 8-deep slices (KT 128 halved to fit 48 KiB)
+	run -0 jget nv/gen-001/c1/build.json '.resources.kernels[0].spill_store_bytes > 0'
+	assert_output true
 }
 
 @test "the hand-written variants compile for hip-amd without a warning" {

@@ -103,6 +103,23 @@ add_shapes(char ***argv, size_t *n, const struct ks_problem *p, const cJSON *sha
 	}
 }
 
+/*
+ * 1 when the problem lets a kernel make streams or graphs of its own
+ * ("allowed_symbols"): the GPU timer must then start each call on an
+ * idle device (--idle-start), since work on a non-blocking stream would
+ * not queue behind the start event.
+ */
+static int
+allows_streams(const struct ks_problem *p)
+{
+	cJSON *a;
+
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(p->json, "allowed_symbols"))
+		if (cJSON_IsString(a) && (strstr(a->valuestring, "Stream") || strstr(a->valuestring, "Graph")))
+			return 1;
+	return 0;
+}
+
 static char **
 runner_argv(const struct bench *b)
 {
@@ -137,6 +154,8 @@ runner_argv(const struct bench *b)
 	/* a speed of light from the machine's own peak, measured before the candidate runs */
 	if (ks_bound_measured(&b->prob, b->target->name))
 		ks_argv_add(&argv, &n, ks_estrdup("--measure-peak"));
+	if (allows_streams(&b->prob))
+		ks_argv_add(&argv, &n, ks_estrdup("--idle-start"));
 	/* held out: the kernel passed the tests when it was benched; the held-out shapes are checked as timed */
 	if (!b->heldout)
 		add_shapes(&argv, &n, &b->prob, b->prob.test_shapes, "--test");

@@ -24,12 +24,14 @@ extern "C" {
 #endif
 
 /*
- * Times one call on the GPU: flushes the caches, waits for the whole
- * device, records a start event, calls run(state), waits for the whole
- * device again and records the end event.  The host's share of that
- * (launch, wake-up, event record), measured once with an empty kernel,
- * is subtracted.  Its description, the "timer" of the JSON, is
- * completed on first use with the device, its L2 and those numbers.
+ * Times one call on the GPU: queues a flush of the caches, a start
+ * event, the call and an end event without waiting in between, then
+ * waits for the whole device and records a third event (work past the
+ * end event counts).  The span of an empty kernel, measured once, is
+ * subtracted.  With ks_timer_idle_start (ks_harness.h) the device is
+ * idle at the start event instead.  Its description, the "timer" of the
+ * JSON, is completed on first use with the device, its L2 and those
+ * numbers (ks_gpu.hip says it all).
  */
 extern const struct ks_timer ks_gpu_timer;
 

@@ -106,6 +106,13 @@ struct ks_problem {
 extern const struct ks_problem ks_problem;	/* each problem defines it */
 extern const struct ks_timer ks_host_timer;
 
+/*
+ * --idle-start: the kernel may have streams of its own (its problem
+ * allows them), so a GPU timer waits for an idle device before each
+ * start event rather than queue the call behind its flush.
+ */
+extern int ks_timer_idle_start;
+
 /* seconds on CLOCK_MONOTONIC since an arbitrary start */
 double ks_now(void);
 

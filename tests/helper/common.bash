@@ -171,3 +171,20 @@ fake_cand() {
 		   results: (if $ok then [range(3) | {shape: {M: 8, N: 8, K: 8}, time_us: $score, runs: 3}] else [] end),
 		   score_us: (if $ok then $score else null end), device: "cpu", timer: "test"}' >"$dir/bench.json"
 }
+
+# knob_extremes SRC DIR: DIR/low/kernel.EXT and DIR/high/kernel.EXT hold SRC (kernel.EXT) with every
+# ks-tune knob at its first, last value
+knob_extremes() {
+	python3 - "$1" "$2" <<'PY'
+import os, re, sys
+src, out = sys.argv[1], sys.argv[2]
+text = open(src).read()
+knobs = re.findall(r"^#define (\w+) -?\d+\s*/\* ks-tune: ([-\d ]+)\*/", text, re.M)
+for name, pick in (("low", 0), ("high", -1)):
+    t = text
+    for k, vals in knobs:
+        t = re.sub(r"^(#define %s )-?\d+" % k, r"\g<1>" + vals.split()[pick], t, flags=re.M)
+    os.makedirs(out + "/" + name)
+    open("%s/%s/kernel.%s" % (out, name, src.rsplit(".", 1)[1]), "w").write(t)
+PY
+}

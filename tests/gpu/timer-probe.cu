@@ -1,0 +1,77 @@
+/*
+ * timer-probe.cu: where a timed call's microseconds go.  Times one
+ * rmsnorm kernel (KERNEL, a .cu file included whole) per shape in four
+ * ways, medians of 200 calls each:
+ *   idle   flush, sync, start event, run, device sync, end event (ks_gpu.hip's protocol)
+ *   queued flush, start event, run, end event, then the sync (no host between the events)
+ *   empty  the idle protocol around an empty kernel, and queued around it
+ *   sleep  the idle protocol around a kernel that sleeps 50 us, and queued around it
+ * Usage: nvcc -O3 -arch=sm_90a -DKERNEL='"path.cu"' timer-probe.cu && ./a.out [CALLS]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <cuda_runtime.h>
+#include KERNEL
+
+static int CALLS = 200;
+static void *flushbuf; static size_t flushn; static unsigned *sink;
+static cudaEvent_t e0, e1, e2;
+
+__global__ void flush_read(const uint4 *b, size_t n, unsigned *s) {
+	unsigned acc = 0;
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) { uint4 v = b[i]; acc ^= v.x ^ v.y ^ v.z ^ v.w; }
+	if (acc == 0x9e3779b9u) *s = acc;
+}
+__global__ void empty_k(void) {}
+__global__ void sleep_k(unsigned ns) { unsigned long long t0, t; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0)); do { asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); } while (t - t0 < ns); }
+static int MODE;	/* 0 read 2x L2; 1 no flush; 2 read, then a 20 us gate; 3 memset 2x L2; 4 read 4x L2 */
+static void flush(void) {
+	if (MODE == 1) return;
+	if (MODE == 3) { cudaMemsetAsync(flushbuf, 0, flushn / 2, 0); return; }
+	flush_read<<<132 * 8, 256>>>((const uint4 *)flushbuf, MODE == 4 ? flushn / 16 : flushn / 32, sink);
+	if (MODE == 2) sleep_k<<<1, 1>>>(20000);
+}
+static int cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
+static double med(double *t, int n) { qsort(t, n, sizeof *t, cmpd); return t[n / 2]; }
+
+struct args { int rows, cols, which; __nv_bfloat16 *x, *w, *y; };
+static void run(struct args *a) {
+	if (a->which == 0) rmsnorm(a->rows, a->cols, a->x, a->w, a->y, 1e-6f);
+	else if (a->which == 1) empty_k<<<1, 1>>>();
+	else sleep_k<<<1, 1>>>(50000);
+}
+static double t_idle(struct args *a) {
+	float ms; flush(); cudaDeviceSynchronize(); cudaEventRecord(e0, 0); run(a); cudaDeviceSynchronize(); cudaEventRecord(e1, 0); cudaEventSynchronize(e1); cudaEventElapsedTime(&ms, e0, e1); return ms * 1e3;
+}
+static double t_queued(struct args *a, double *after_sync) {
+	float ms, ms2; flush(); cudaEventRecord(e0, 0); run(a); cudaEventRecord(e1, 0); cudaDeviceSynchronize(); cudaEventRecord(e2, 0); cudaEventSynchronize(e2);
+	cudaEventElapsedTime(&ms, e0, e1); cudaEventElapsedTime(&ms2, e0, e2); *after_sync = ms2 * 1e3; return ms * 1e3;
+}
+static void measure(struct args *a, const char *name) {
+	double ti[1000], tq[1000], ts[1000];
+	for (int i = 0; i < CALLS / 10 + 1; i++) { t_idle(a); t_queued(a, ts); }
+	for (int i = 0; i < CALLS; i++) { ti[i] = t_idle(a); tq[i] = t_queued(a, &ts[i]); }
+	double mi = med(ti, CALLS), mq = med(tq, CALLS), ms = med(ts, CALLS);
+	printf("%-14s idle %9.2f  queued %9.2f (min %8.2f max %8.2f)  queued+sync %9.2f\n", name, mi, mq, tq[0], tq[CALLS - 1], ms);
+}
+int main(int argc, char **argv) {
+	int shapes[][2] = { {16384, 4096}, {8192, 8192}, {2048, 16384}, {16384, 7168}, {1000, 5120} };
+	if (argc > 1) CALLS = atoi(argv[1]);
+	int l2; cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0);
+	if (argc > 2) MODE = atoi(argv[2]);
+	flushn = 4 * (size_t)l2; cudaMalloc(&flushbuf, flushn); cudaMemset(flushbuf, 0, flushn); cudaMalloc(&sink, 4);
+	cudaEventCreate(&e0); cudaEventCreate(&e1); cudaEventCreate(&e2);
+	struct args a = {0};
+	a.which = 1; measure(&a, "empty");
+	a.which = 2; measure(&a, "sleep50us");
+	for (int s = 0; s < 5; s++) {
+		size_t n = (size_t)shapes[s][0] * shapes[s][1];
+		cudaMalloc(&a.x, 2 * n); cudaMalloc(&a.y, 2 * n); cudaMalloc(&a.w, 2 * shapes[s][1]);
+		cudaMemset(a.x, 0x3c, 2 * n); cudaMemset(a.w, 0x3f, 2 * shapes[s][1]);
+		a.rows = shapes[s][0]; a.cols = shapes[s][1]; a.which = 0;
+		char name[64]; snprintf(name, sizeof name, "%dx%d", a.rows, a.cols); measure(&a, name);
+		cudaFree(a.x); cudaFree(a.y); cudaFree(a.w);
+	}
+	printf("err %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+	return 0;
+}
