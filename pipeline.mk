@@ -35,8 +35,9 @@ PROBLEM ?= sgemm
 TARGET ?= cpu
 K ?= 3
 # KS_BIN, the tools' folder, and KS_BUILD, the target that builds them:
-# the Makefile sets tools and tools; installed, <prefix>/bin and nothing.
-KS_BIN ?= $(abspath $(dir $(ks_mk))../../bin)
+# the Makefile sets tools and tools; installed, <prefix>/bin and nothing
+# (and the source tree's pipeline.mk run with make -f, its built tools/).
+KS_BIN ?= $(if $(wildcard $(dir $(ks_mk))tools/ks.h),$(dir $(ks_mk))tools,$(abspath $(dir $(ks_mk))../../bin))
 KS_BUILD ?=
 
 .SUFFIXES:
@@ -56,6 +57,14 @@ endif
 # make cannot name a file whose path holds a space, a colon or a percent sign
 ifneq ($(words x$(POP)x)$(findstring :,$(POP))$(findstring %,$(POP)),1)
 $(error POP must be a path without spaces, ':' or '%' (make cannot name such files): '$(POP)')
+endif
+endif
+
+# Tools that are not there (a partial install, a wrong KS_BIN, a source
+# tree not built) are said once, rather than by the shell at each stage.
+ifneq ($(filter generation ks-pipeline check heldout report,$(MAKECMDGOALS)),)
+ifeq ($(KS_BUILD)$(wildcard $(KS_BIN)/ks-init),)
+$(error no tools in '$(KS_BIN)' (KS_BIN): build them (make) or install them (make install))
 endif
 endif
 

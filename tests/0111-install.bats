@@ -100,6 +100,17 @@ expected_list() {
 	assert_line "ks: generations 0..1 of pop are complete: nothing to do"
 }
 
+@test "pipeline.mk finds its tools: the source tree's with make -f from elsewhere; without any, one error line" {
+	run -0 make -s --no-print-directory -f "$KS_ROOT/pipeline.mk" report POP="$START"
+	assert_line --regexp "^$START: generations 0\.\.1, 4 kernels, 4 correct; "
+	# a pipeline.mk whose <prefix>/bin holds no tools
+	mkdir -p prefix/share/kernel-scientist
+	cp "$DATA/pipeline.mk" prefix/share/kernel-scientist/
+	run -2 make -s --no-print-directory -f prefix/share/kernel-scientist/pipeline.mk generation N=1 POP=pop
+	assert_output --partial "*** no tools in '$BATS_TEST_TMPDIR/prefix/bin' (KS_BIN): build them (make) or install them (make install).  Stop."
+	assert_not_exist pop
+}
+
 @test "make uninstall removes what install put there and the folders it made, and nothing else" {
 	local d=$BATS_TEST_TMPDIR/d
 	make -s --no-print-directory -C "$KS_ROOT" install PREFIX=/usr/local DESTDIR="$d" >/dev/null
