@@ -3,8 +3,15 @@
 #   make                     build the tools
 #   make generation N=5      run generations 0..5 (see pipeline.mk)
 #   make report              show the population
+#   make heldout             bench the best kernels on the held-out shapes
+#   make check PROBLEM=p     try a problem before a run
 #   make test                run the tests; ends with "N passed, N failed"
+#   make test-all            the tests, with the slow ones
+#   make bench               the benchmark suite (BENCHMARKS.md)
 #   make fuzz                fuzz the JSON reader and the reply parsers (ASan, UBSan)
+#   make install             tools, manual pages and data under $(DESTDIR)$(PREFIX)
+#   make uninstall           removes what make install put there
+#   make clean               removes the built tools (never a population)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -22,7 +29,7 @@ KS_LIB_SRCS = $(wildcard tools/ks_*.c)
 KS_LIB_OBJS = $(KS_LIB_SRCS:.c=.o)
 KS_LIB = tools/libks.a
 
-.PHONY: all tools deps-build deps-test deps-bench test test-all bench clean report generation check heldout fuzz
+.PHONY: all tools deps-build deps-test deps-bench test test-all bench clean report generation check heldout fuzz install uninstall
 .DELETE_ON_ERROR:
 
 # The packages the build needs are checked (and, as root, the missing ones
@@ -116,4 +123,44 @@ clean:
 	rm -f tools/*.o $(KS_LIB) $(KS_BINS)
 	rm -rf tests/fuzz/bin
 
+# The installed copy: the tools in bin, the manual pages, and in
+# share/kernel-scientist what a run reads (prompts/, kernels/ with
+# common/ and each problem, pipeline.mk), where the tools find it from
+# their own path (ks_data_dir) and pipeline.mk finds the tools.
+KS_DATADIR = $(PREFIX)/share/kernel-scientist
+KS_MANDIR = $(PREFIX)/share/man
+KS_MAN1 = $(KS_TOOLS:%=man/%.1)
+KS_DATA_FILES = $(shell find prompts kernels -type f | LC_ALL=C sort) pipeline.mk
+# (its folders, deepest first: what uninstall removes when they are empty)
+KS_DATA_DIRS = $(shell find prompts kernels -type d | LC_ALL=C sort -r)
+
+# install: the tools, manual pages and data under $(DESTDIR)$(PREFIX)
+install: tools
+	install -d '$(DESTDIR)$(PREFIX)/bin' '$(DESTDIR)$(KS_MANDIR)/man1' '$(DESTDIR)$(KS_MANDIR)/man5' \
+		'$(DESTDIR)$(KS_MANDIR)/man7' '$(DESTDIR)$(KS_DATADIR)'
+	install -m 755 $(KS_BINS) '$(DESTDIR)$(PREFIX)/bin'
+	install -m 644 $(KS_MAN1) '$(DESTDIR)$(KS_MANDIR)/man1'
+	install -m 644 man/population.5 '$(DESTDIR)$(KS_MANDIR)/man5'
+	install -m 644 man/kernel-scientist.7 '$(DESTDIR)$(KS_MANDIR)/man7'
+	@for f in $(KS_DATA_FILES); do \
+		install -D -m 644 "$$f" '$(DESTDIR)$(KS_DATADIR)'/"$$f" || exit 1; \
+	done
+	@echo 'installed in $(DESTDIR)$(PREFIX): run make -f $(KS_DATADIR)/pipeline.mk generation N=1 POP=pop; man kernel-scientist'
+
+# uninstall: the files that install writes, and the folders of
+# share/kernel-scientist that it made, once empty: nothing else, so a
+# problem of one's own added there stays, with its folders
+uninstall:
+	rm -f $(KS_TOOLS:%='$(DESTDIR)$(PREFIX)/bin/%') $(KS_TOOLS:%='$(DESTDIR)$(KS_MANDIR)/man1/%.1') \
+		'$(DESTDIR)$(KS_MANDIR)/man5/population.5' '$(DESTDIR)$(KS_MANDIR)/man7/kernel-scientist.7'
+	@for f in $(KS_DATA_FILES); do rm -f '$(DESTDIR)$(KS_DATADIR)'/"$$f" || exit 1; done
+	@for d in $(KS_DATA_DIRS); do \
+		[ ! -d '$(DESTDIR)$(KS_DATADIR)'/"$$d" ] || rmdir --ignore-fail-on-non-empty '$(DESTDIR)$(KS_DATADIR)'/"$$d" || exit 1; \
+	done
+	@[ ! -d '$(DESTDIR)$(KS_DATADIR)' ] || rmdir --ignore-fail-on-non-empty '$(DESTDIR)$(KS_DATADIR)'
+
+# The pipeline's tools, for pipeline.mk: these, built by the tools target
+# (an installed pipeline.mk takes those of its <prefix>/bin).
+KS_BIN ?= tools
+KS_BUILD = tools
 include pipeline.mk

@@ -14,15 +14,35 @@
 #   gen-NNN/cS/candidate.json   ks-implement  (kernel.<ext> beside it)
 #   gen-NNN/cS/build.json       ks-build
 #   gen-NNN/cS/bench.json       ks-bench
+#
+# Two ways to use it: in the source tree, through the Makefile, which
+# includes it (the tools in tools/, built first); installed, as
+# <prefix>/share/kernel-scientist/pipeline.mk, from any directory:
+#
+#   make -f /usr/local/share/kernel-scientist/pipeline.mk generation N=5 POP=pop
+#
+# or included by a Makefile of one's own; the tools are then those of
+# <prefix>/bin, found from this file's real path, so that a copy under a
+# DESTDIR runs its own tools (kernel-scientist(7)).
+
+# (first, before any other file is included: this file, and the makefile
+# that make was started with, which the make of ks-pipeline below reads)
+ks_mk := $(realpath $(lastword $(MAKEFILE_LIST)))
+ks_top := $(firstword $(MAKEFILE_LIST))
 
 POP ?= population
 PROBLEM ?= sgemm
 TARGET ?= cpu
 K ?= 3
-KS_BIN ?= tools
+# KS_BIN, the tools' folder, and KS_BUILD, the target that builds them:
+# the Makefile sets tools and tools; installed, <prefix>/bin and nothing
+# (and the source tree's pipeline.mk run with make -f, its built tools/).
+KS_BIN ?= $(if $(wildcard $(dir $(ks_mk))tools/ks.h),$(dir $(ks_mk))tools,$(abspath $(dir $(ks_mk))../../bin))
+KS_BUILD ?=
 
 .SUFFIXES:
-.PHONY: ks-pipeline
+.DELETE_ON_ERROR:
+.PHONY: ks-pipeline generation check heldout report
 
 ifneq ($(filter generation ks-pipeline,$(MAKECMDGOALS)),)
 ifeq ($(strip $(N)),)
@@ -37,6 +57,14 @@ endif
 # make cannot name a file whose path holds a space, a colon or a percent sign
 ifneq ($(words x$(POP)x)$(findstring :,$(POP))$(findstring %,$(POP)),1)
 $(error POP must be a path without spaces, ':' or '%' (make cannot name such files): '$(POP)')
+endif
+endif
+
+# Tools that are not there (a partial install, a wrong KS_BIN, a source
+# tree not built) are said once, rather than by the shell at each stage.
+ifneq ($(filter generation ks-pipeline check heldout report,$(MAKECMDGOALS)),)
+ifeq ($(KS_BUILD)$(wildcard $(KS_BIN)/ks-init),)
+$(error no tools in '$(KS_BIN)' (KS_BIN): build them (make) or install them (make install))
 endif
 endif
 
@@ -112,12 +140,12 @@ $(ks_all_cands:=/bench.json): %/bench.json: %/build.json
 # make on the same POP stops at once instead of racing this one.
 
 # generation: generations 0..N in POP, then the summary line, from the tools
-generation: tools
+generation: $(KS_BUILD)
 	@$(KS_BIN)/ks-init -p '$(PROBLEM)' -t '$(TARGET)' -k '$(K)' '$(POP)'
-	@if $(MAKE) --no-print-directory -q ks-pipeline 2>/dev/null; then \
+	@if $(MAKE) -f '$(ks_top)' --no-print-directory -q ks-pipeline 2>/dev/null; then \
 		echo "ks: generations 0..$(N) of $(POP) are complete: nothing to do"; \
 	else \
-		flock -n -E 75 '$(POP)/.lock' $(MAKE) --no-print-directory ks-pipeline; rc=$$?; \
+		flock -n -E 75 '$(POP)/.lock' $(MAKE) -f '$(ks_top)' --no-print-directory ks-pipeline; rc=$$?; \
 		if [ $$rc -eq 75 ]; then \
 			echo "ks: another make is running on $(POP) (it holds '$(POP)/.lock'): let it finish, or stop it first" >&2; \
 		fi; \
@@ -130,7 +158,7 @@ generation: tools
 # that is removed after: problem.json checked (ks-init), the seed built
 # with the harness and the reference, checked on every test shape and
 # timed on every benchmark shape; one line says ready, or what is wrong.
-check: tools
+check: $(KS_BUILD)
 	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && export KS_QUIET=1 && \
 	$(KS_BIN)/ks-init -p '$(PROBLEM)' -t '$(TARGET)' -k 1 "$$d/pop" && \
 	$(KS_BIN)/ks-implement "$$d/pop/gen-000/c0" && \
@@ -142,11 +170,11 @@ check: tools
 # (heldout_shapes: never shown to a model, never in the score) into heldout.json, then the report,
 # with each kernel's speed-up on them beside its benchmark speed-up
 TOP ?= 5
-heldout: tools
+heldout: $(KS_BUILD)
 	@dirs=$$($(KS_BIN)/ks-report -t '$(TOP)' '$(POP)') || exit 1; \
 	for d in $$dirs; do $(KS_BIN)/ks-bench -H "$$d" || exit 1; done
 	@$(KS_BIN)/ks-report '$(POP)'
 
 # report: the table of POP's kernels
-report: tools
+report: $(KS_BUILD)
 	@$(KS_BIN)/ks-report '$(POP)'

@@ -54,11 +54,18 @@ assert_keys() {
 	[ -z "$missing" ] || fail "population(5), section '$title', does not document:$missing"
 }
 
-@test "population(5) renders without a warning" {
+@test "population(5) renders without a warning: mandoc, groff -ww, man -l" {
 	run mandoc -T lint -W warning "$PAGE"
 	assert_success
 	assert_output ""
 	mandoc -T utf8 "$PAGE" >/dev/null
+	# groff too, as man-db renders pages (the writers table once made it warn "can't break line")
+	run -0 --separate-stderr groff -ww -mandoc -Tutf8 -z "$PAGE"
+	assert_equal "$stderr" ""
+	run -0 --separate-stderr env MANWIDTH=80 man -l "$PAGE"
+	assert_equal "$stderr" ""
+	assert_line NAME
+	assert_line --regexp '^ +population .+ the directory in which the kernel-scientist tools evolve'
 }
 
 @test "population(5) lists exactly the statuses that ks-bench can write" {

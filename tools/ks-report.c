@@ -481,13 +481,14 @@ print_seed(const struct ks_run *run, const struct ks_cand *c, size_t n)
 {
 	const struct ks_cand *seed = n && c[0].gen == 0 ? &c[0] : NULL;
 	struct ks_problem p;
-	int ntests = -1, nbenches = -1;
+	int ntests, nbenches;
 
-	if (ks_problem_load(run->problem, &p) == 0) {
-		ntests = cJSON_GetArraySize(p.test_shapes);
-		nbenches = cJSON_GetArraySize(p.bench_shapes);
-		ks_problem_free(&p);
-	}
+	/* (said: the problem, e.g. KS_KERNELS_DIR not set as when the run was made) */
+	if (ks_problem_load(run->problem, &p) < 0)
+		return 1;
+	ntests = cJSON_GetArraySize(p.test_shapes);
+	nbenches = cJSON_GetArraySize(p.bench_shapes);
+	ks_problem_free(&p);
 	printf("problem %s, target %s: ", run->problem, run->target);
 	if (!seed || !seed->status) {
 		printf("the seed has not been benched\n");

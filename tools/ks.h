@@ -292,9 +292,9 @@ int ks_cand_dir_parse(const char *dir, char **root, long *gen, long *slot);
 int ks_run_load(const char *root, struct ks_run *run);
 void ks_run_free(struct ks_run *run);
 
-/* A data folder: $env_var, else <tools>/../name, else <prefix>/share/kernel-scientist/name. */
+/* A data folder: $env_var, else <bin>/../share/kernel-scientist/name (installed), else <tools>/../name. */
 char *ks_data_dir(const char *name, const char *env_var);
-char *ks_kernels_dir(void);    /* $KS_KERNELS_DIR, else next to the tools */
+char *ks_kernels_dir(void);    /* $KS_KERNELS_DIR, else ks_data_dir's kernels */
 int ks_problem_load(const char *name, struct ks_problem *p);
 void ks_problem_free(struct ks_problem *p);
 char *ks_problem_file(const struct ks_problem *p, const char *key);  /* dir/<string field>, NULL with a message */

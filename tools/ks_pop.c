@@ -147,15 +147,21 @@ ks_data_dir(const char *name, const char *env_var)
 
 	if (env && *env)
 		return ks_estrdup(env);
-	/* The tools live in tools/ (or bin/ once installed) beside their data. */
+	/*
+	 * From the executable's real path, so that a copy installed under a
+	 * DESTDIR, or reached through a link, finds its own data: installed,
+	 * <prefix>/bin beside <prefix>/share/kernel-scientist (tried first,
+	 * so that an unrelated <prefix>/kernels, say ~/kernels, is never
+	 * taken); in the source tree, tools/ beside kernels/ and prompts/.
+	 */
 	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) < 0)
 		return ks_estrdup(name);
 	exe[n] = '\0';
 	dir = ks_path_dirname(exe);
-	cand = ks_easprintf("%s/../%s", dir, name);
+	cand = ks_easprintf("%s/../share/kernel-scientist/%s", dir, name);
 	if (!ks_is_dir(cand)) {
 		free(cand);
-		cand = ks_easprintf("%s/../share/kernel-scientist/%s", dir, name);
+		cand = ks_easprintf("%s/../%s", dir, name);
 	}
 	free(dir);
 	/* Canonical, so recorded build commands read well and can be pasted. */

@@ -1,0 +1,325 @@
+#!/usr/bin/env bats
+# make install and uninstall, the installed copy at work, and the manual
+# pages: each renders without a warning (mandoc, groff, man), each tool's
+# SYNOPSIS is its usage line, and every EXAMPLES command of every page
+# runs, with the installed copy, from the starting state the page names.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+load helper/llm
+
+TOOLS='ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report'
+
+setup_file() {
+	DEST=$BATS_FILE_TMPDIR/dest
+	make -s --no-print-directory -C "$KS_ROOT" install PREFIX=/usr/local DESTDIR="$DEST" >/dev/null || return
+	# the pages' starting state: make generation N=1 POP=pop, by the installed copy
+	mkdir "$BATS_FILE_TMPDIR/start" && cd "$BATS_FILE_TMPDIR/start" || return
+	make -s --no-print-directory -f "$DEST/usr/local/share/kernel-scientist/pipeline.mk" \
+		generation N=1 POP=pop >/dev/null
+}
+
+teardown() {
+	llm_server_stop
+}
+
+setup() {
+	DEST=$BATS_FILE_TMPDIR/dest
+	PREFIX=$DEST/usr/local
+	DATA=$PREFIX/share/kernel-scientist
+	START=$BATS_FILE_TMPDIR/start/pop
+	# the installed tools, and not the source tree's (which common.bash puts first)
+	PATH="$PREFIX/bin:${PATH//"$KS_TOOLS:"/}"
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# installed_list ROOT: every file under ROOT, without ROOT, sorted.
+installed_list() {
+	(cd "$1" && find . -type f | sed 's#^\./#/#' | LC_ALL=C sort)
+}
+
+# expected_list: what make install PREFIX=/usr/local writes, from the source tree.
+expected_list() {
+	local t
+	{
+		for t in $TOOLS; do
+			echo "/usr/local/bin/$t"
+			echo "/usr/local/share/man/man1/$t.1"
+		done
+		echo /usr/local/share/man/man5/population.5
+		echo /usr/local/share/man/man7/kernel-scientist.7
+		echo /usr/local/share/kernel-scientist/pipeline.mk
+		(cd "$KS_ROOT" && find prompts kernels -type f) | sed 's#^#/usr/local/share/kernel-scientist/#'
+	} | LC_ALL=C sort
+}
+
+@test "make install: the tools in bin, the pages in man1, man5 and man7, the prompts, kernels and pipeline.mk in share/kernel-scientist; nothing else" {
+	run -0 installed_list "$DEST"
+	assert_output "$(expected_list)"
+	assert_file_exists "$DATA/kernels/common/ks_harness.c"
+	assert_file_exists "$DATA/kernels/sgemm/problem.json"
+	assert_file_exists "$DATA/prompts/implement.md"
+	local t
+	for t in $TOOLS; do
+		assert_file_executable "$PREFIX/bin/$t"
+		run -0 stat -c %a "$PREFIX/share/man/man1/$t.1"
+		assert_output 644
+	done
+	# the starting state, made by the installed tools from the installed data
+	run -0 jget "$BATS_FILE_TMPDIR/start/pop/gen-000/c0/build.json" .command
+	assert_output --partial "-I$DATA/kernels/common "
+	assert_output --partial "-I$DATA/kernels/sgemm "
+}
+
+@test "an installed copy runs make generation from an unrelated directory, on a problem folder of one's own" {
+	mkdir -p elsewhere/my-kernels && cd elsewhere
+	cp -r "$DATA/kernels/common" my-kernels/
+	cp -r "$DATA/kernels/sgemm" my-kernels/mygemm
+	run -0 make --no-print-directory -f "$DATA/pipeline.mk" generation N=1 K=2 POP=pop PROBLEM=mygemm \
+		KS_KERNELS_DIR=my-kernels
+	# pipeline.mk ran the installed tools, not the source tree's
+	assert_line "$PREFIX/bin/ks-build -o pop/gen-001/c1/build.json pop/gen-001/c1"
+	refute_output --partial "$KS_ROOT/tools"
+	assert_line --regexp '^pop: generations 0\.\.1, 3 kernels, 3 correct; best g00[01]c[01] '
+	assert_equal "$(jf pop/run.json .problem .target .k)" "$(printf 'mygemm\ncpu\n2')"
+	assert_equal "$(jf pop/gen-001/select.json .base .model)" "$(printf 'g000c0\noffline')"
+	assert_equal "$(jget pop/gen-001/hypotheses.json '.chosen | length')" 2
+	local c
+	for c in gen-000/c0 gen-001/c0 gen-001/c1; do
+		assert_equal "$(jget pop/$c/candidate.json .id)" "g${c:4:3}${c:8}"
+		assert_equal "$(jf pop/$c/build.json .ok .target)" "$(printf 'true\ncpu')"
+		# the problem's own folder, as KS_KERNELS_DIR names it
+		run -0 jget pop/$c/build.json .command
+		assert_output --partial "-Imy-kernels/common -Imy-kernels/mygemm "
+		assert_equal "$(jf pop/$c/bench.json .status .correct '.score_us > 0')" "$(printf 'ok\ntrue\ntrue')"
+	done
+	assert_equal "$(jget pop/gen-001/c1/candidate.json .parents.base)" g000c0
+	# the same command again has nothing to do
+	run -0 make -s --no-print-directory -f "$DATA/pipeline.mk" generation N=1 K=2 POP=pop PROBLEM=mygemm \
+		KS_KERNELS_DIR=my-kernels
+	assert_line "ks: generations 0..1 of pop are complete: nothing to do"
+}
+
+@test "pipeline.mk finds its tools: the source tree's with make -f from elsewhere; without any, one error line" {
+	run -0 make -s --no-print-directory -f "$KS_ROOT/pipeline.mk" report POP="$START"
+	assert_line --regexp "^$START: generations 0\.\.1, 4 kernels, 4 correct; "
+	# a pipeline.mk whose <prefix>/bin holds no tools
+	mkdir -p prefix/share/kernel-scientist
+	cp "$DATA/pipeline.mk" prefix/share/kernel-scientist/
+	run -2 make -s --no-print-directory -f prefix/share/kernel-scientist/pipeline.mk generation N=1 POP=pop
+	assert_output --partial "*** no tools in '$BATS_TEST_TMPDIR/prefix/bin' (KS_BIN): build them (make) or install them (make install).  Stop."
+	assert_not_exist pop
+}
+
+@test "make uninstall removes what install put there and the folders it made, and nothing else" {
+	local d=$BATS_TEST_TMPDIR/d
+	make -s --no-print-directory -C "$KS_ROOT" install PREFIX=/usr/local DESTDIR="$d" >/dev/null
+	run -0 installed_list "$d"
+	assert_output "$(expected_list)"
+	run -0 make -s --no-print-directory -C "$KS_ROOT" uninstall PREFIX=/usr/local DESTDIR="$d"
+	run -0 installed_list "$d"
+	assert_output ""
+	assert_not_exist "$d/usr/local/share/kernel-scientist"
+	# the standard folders stay (they may hold others' files)
+	assert_dir_exists "$d/usr/local/bin"
+	assert_dir_exists "$d/usr/local/share/man/man1"
+
+	# files of others, beside and inside what it installed, stay, with their folders
+	make -s --no-print-directory -C "$KS_ROOT" install PREFIX=/usr/local DESTDIR="$d" >/dev/null
+	mkdir "$d/usr/local/share/kernel-scientist/kernels/mine"
+	touch "$d/usr/local/bin/other" "$d/usr/local/share/man/man1/other.1" \
+		"$d/usr/local/share/kernel-scientist/kernels/mine/problem.json" \
+		"$d/usr/local/share/kernel-scientist/prompts/knowledge/mine.md"
+	run -0 make -s --no-print-directory -C "$KS_ROOT" uninstall PREFIX=/usr/local DESTDIR="$d"
+	run -0 installed_list "$d"
+	assert_output "$(printf '%s\n' /usr/local/bin/other /usr/local/share/kernel-scientist/kernels/mine/problem.json \
+		/usr/local/share/kernel-scientist/prompts/knowledge/mine.md /usr/local/share/man/man1/other.1)"
+	assert_not_exist "$d/usr/local/share/kernel-scientist/kernels/sgemm"
+	assert_not_exist "$d/usr/local/share/kernel-scientist/prompts/targets"
+}
+
+# rendered PAGE: the page as mandoc renders it in ASCII, without overstrikes or tabs.
+rendered() {
+	mandoc -T ascii "$1" | col -bx
+}
+
+# section PAGE TITLE: the lines of section TITLE of the rendered PAGE.
+section() {
+	rendered "$1" | awk -v t="$2" '$0 == t { on = 1; next } /^[A-Z][A-Z ]*$/ { on = 0 } on'
+}
+
+@test "every page: mandoc -T lint, groff -ww and man -l render it without a word; its cross-references exist" {
+	local page name xr n=0
+	for page in "$PREFIX"/share/man/man1/*.1 "$PREFIX"/share/man/man7/*.7; do
+		n=$((n + 1))
+		name=$(basename "$page")
+		# Not avoidable, so left out: a page not in /usr/share/man (ours, until
+		# installed there) is "not found" by mandoc's lint, which searches only
+		# there, and a missing mandoc.db is said of each page it finds.
+		run --separate-stderr mandoc -T lint -W style "$page"
+		run grep -v -e 'STYLE: referenced manual not found' -e 'outdated mandoc.db lacks' <<<"$output${stderr:+
+$stderr}"
+		assert_output ""
+		run -0 --separate-stderr groff -ww -mandoc -Tutf8 -z "$page"
+		[ -z "$stderr" ] || fail "groff warns of $name: $stderr"
+		run -0 --separate-stderr env MANWIDTH=80 man -l "$page"
+		[ -z "$stderr" ] || fail "man -l $name: $stderr"
+		assert_line NAME
+		assert_line --regexp "^ +${name%.*} "
+		# every reference to a page of the suite names one that is installed
+		while read -r xr; do
+			assert_file_exists "$PREFIX/share/man/man${xr#* }/${xr% *}.${xr#* }"
+		done < <(sed -n 's/^\.Xr \(ks-[a-z]*\|population\|kernel-scientist\) \([0-9]\).*/\1 \2/p' "$page")
+	done
+	assert_equal "$n" 9
+}
+
+@test "each tool's page: the sections a page has, the SYNOPSIS is the tool's usage line, the exit statuses 0, 1 and 2" {
+	local t page synopsis usage s
+	for t in $TOOLS; do
+		page=$PREFIX/share/man/man1/$t.1
+		for s in NAME SYNOPSIS DESCRIPTION ENVIRONMENT FILES 'EXIT STATUS' EXAMPLES 'SEE ALSO'; do
+			rendered "$page" | grep -qx "$s" || fail "$t.1 has no section $s"
+		done
+		synopsis=$(section "$page" SYNOPSIS | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
+		usage=$("$t" -h | head -n 1)
+		assert_equal "usage: $synopsis" "$usage"
+		run -0 section "$page" 'EXIT STATUS'
+		assert_line --regexp '^ +0 +'
+		assert_line --regexp '^ +1 +'
+		assert_line --regexp '^ +2 +'
+		section "$page" 'SEE ALSO' | grep -q 'kernel-scientist(7)' || fail "$t.1 does not refer to kernel-scientist(7)"
+		section "$page" 'SEE ALSO' | grep -q 'population(5)' || fail "$t.1 does not refer to population(5)"
+	done
+}
+
+# readme_env_rows: "VAR TOOL..." for each row of the README's Environment table.
+readme_env_rows() {
+	awk '/^### Environment$/ { on = 1; next } on && /^#/ { exit } on && /^\| `/' "$KS_ROOT/README.md" |
+		awk -F'|' '{ vars = $2; used = $3; gsub(/[`,]/, " ", vars); gsub(/,/, " ", used)
+			n = split(vars, v, " "); for (i = 1; i <= n; i++) print v[i], used }'
+}
+
+@test "the pages name every variable of the README: the Environment table in each page of its tools, the LLM settings in kernel-scientist(7)" {
+	local var used t pages page missing= n=0
+	while read -r var used; do
+		n=$((n + 1))
+		case $used in
+		all) pages=$TOOLS ;;
+		make) pages=kernel-scientist ;;
+		*) pages=$used ;;
+		esac
+		for t in $pages; do
+			page=$(ls "$PREFIX"/share/man/man[17]/"$t".[17])
+			section "$page" ENVIRONMENT | grep -qw -- "$var" || missing="$missing $var($t)"
+		done
+	done < <(readme_env_rows)
+	[ "$n" -ge 20 ] || fail "read only $n variables from the README's Environment table"
+	# the LLM settings: the first column of the table under "Pointing it at an LLM"
+	while read -r var; do
+		n=$((n + 1))
+		section "$PREFIX/share/man/man7/kernel-scientist.7" ENVIRONMENT | grep -qw -- "$var" ||
+			missing="$missing $var(kernel-scientist)"
+	done < <(awk '/^## Pointing it at an LLM$/ { on = 1; next } on && /^## / { exit } on && /^\| `/' "$KS_ROOT/README.md" |
+		awk -F'|' '{ print $2 }' | grep -oE '[A-Z][A-Z_<>]+[A-Z]' | tr -d '<>')
+	[ -z "$missing" ] || fail "not in the ENVIRONMENT of the page (in parentheses):$missing"
+}
+
+# examples PAGE DIR: the command lines of PAGE's EXAMPLES section, as a
+# reader sees them, one file each in DIR (001, 002, ...): a line
+# beginning with "$ " in a literal block, with the lines indented deeper
+# that follow it (a command continued).
+examples() {
+	mkdir -p "$2"
+	section "$1" EXAMPLES | awk -v dir="$2" '
+		function flush() { if (cmd != "") { f = sprintf("%s/%03d", dir, ++n); print cmd > f; close(f) } cmd = "" }
+		match($0, /^ *\$ /) { flush(); ind = RLENGTH - 2; cmd = substr($0, RLENGTH + 1); next }
+		cmd != "" && match($0, /^ */) && RLENGTH > ind && length($0) > RLENGTH { cmd = cmd "\n" substr($0, ind + 1); next }
+		{ flush() }
+		END { flush() }'
+}
+
+# run_examples PAGE [POP]: every EXAMPLES command of PAGE, in order, in
+# ./work, which holds a copy of population POP as ./work/pop (without POP:
+# empty), with /usr/local standing for the copy installed under DESTDIR;
+# each must exit 0.  Sets EXAMPLES_RUN to their number.
+run_examples() {
+	local page=$1 pop=${2:-} f cmd n=0
+	page=$(ls "$PREFIX"/share/man/man[157]/"$page")
+	mkdir work
+	[ -z "$pop" ] || cp -a "$pop" work/pop
+	examples "$page" cmds
+	for f in cmds/*; do
+		[ -e "$f" ] || fail "$(basename "$page") has no command in its EXAMPLES"
+		n=$((n + 1))
+		cmd=$(cat "$f")
+		run bash -o pipefail -c "cd work && ${cmd//\/usr\/local\//$PREFIX/}"
+		[ "$status" -eq 0 ] || fail "$(basename "$page"): example $n exited $status: $cmd
+$output"
+	done
+	EXAMPLES_RUN=$n
+}
+
+@test "EXAMPLES of ks-init(1) run" {
+	run_examples ks-init.1 "$START"
+	assert_equal "$(jf work/pop2/run.json .problem .k)" "$(printf 'sgemm\n2')"
+}
+
+@test "EXAMPLES of ks-select(1) run" {
+	run_examples ks-select.1 "$START"
+	assert_equal "$(jget work/pop/gen-002/select.json .base)" "$(jget work/again.json .base)"
+}
+
+@test "EXAMPLES of ks-hypothesize(1) run" {
+	run_examples ks-hypothesize.1 "$START"
+	assert_file_exists work/pop/gen-002/hypotheses.json
+}
+
+@test "EXAMPLES of ks-implement(1) run" {
+	run_examples ks-implement.1 "$START"
+	assert_equal "$(jget work/pop/gen-001/c1/bench.json .status)" ok
+}
+
+@test "EXAMPLES of ks-build(1) run" {
+	run_examples ks-build.1 "$START"
+	run -0 jget work/pop/gen-001/c2/build.json .compiler
+	assert_output --regexp '^gcc '
+}
+
+@test "EXAMPLES of ks-bench(1) run" {
+	run_examples ks-bench.1 "$START"
+	assert_equal "$(jget work/pop/gen-001/c0/heldout.json .status)" ok
+}
+
+@test "EXAMPLES of ks-profile(1) run" {
+	run_examples ks-profile.1 "$START"
+	assert_file_exists work/pop/gen-000/c0/profile.json
+}
+
+@test "EXAMPLES of ks-report(1) run" {
+	run_examples ks-report.1 "$START"
+	assert_file_exists work/pop2/gen-002/hypotheses.json
+}
+
+@test "EXAMPLES of kernel-scientist(7) run, from an empty directory" {
+	run_examples kernel-scientist.7
+	assert_equal "$EXAMPLES_RUN" 8
+	assert_equal "$(jget work/mypop/run.json .problem)" mygemm
+	assert_equal "$(jget work/pop/gen-001/c2/bench.json .status)" ok
+	assert_equal "$(jget work/pop/gen-000/c0/heldout.json .status)" ok
+}
+
+@test "EXAMPLES of population(5) run, the last on the ledger of a model's call" {
+	# a run with a model: the selection of generation 1 made again by the fixture model
+	cp -a "$START" pop-llm
+	llm_server_start '{"*": [{"content": "{\"base\": \"g000c0\", \"reference\": \"g000c0\", \"reason\": \"the seed\"}"}]}'
+	run -0 ks-select -o sel.json pop-llm/gen-001
+	llm_server_stop
+	unset KS_LLM_URL KS_LLM_API_KEY KS_LLM_PROVIDER KS_MODEL
+	assert_file_exists pop-llm/llm-usage.jsonl
+	run_examples population.5 pop-llm
+	assert_equal "$EXAMPLES_RUN" 7
+	run -0 bash -c "cd work && $(cat cmds/007)"
+	assert_line --regexp '^  "prompt": [1-9][0-9]*,$'
+	assert_line --regexp '^  "completion": [1-9][0-9]*$'
+}
