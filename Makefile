@@ -2,7 +2,7 @@
 #
 #   make                     build the tools
 #   make generation N=5      run generations 0..5 (see pipeline.mk)
-#   make report              show the population
+#   make report              show the population (and write POP/report.html)
 #   make test                run the tests; ends with "N passed, N failed"
 #   make fuzz                fuzz the JSON reader and the reply parsers (ASan, UBSan)
 

@@ -798,6 +798,18 @@ transcripts(struct ks_buf *b, const char *dir)
 	free(ldir);
 }
 
+/* whether hypotheses h keep plan i (its "chosen") */
+static int
+kept(const cJSON *h, int i)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(h, "chosen"))
+		if (cJSON_IsNumber(e) && e->valuedouble == i)
+			return 1;
+	return 0;
+}
+
 /* a generation: why its base and reference, its plans with what each kept one measured, its transcripts */
 static void
 generation(struct page *p, long g)
@@ -876,7 +888,7 @@ generation(struct page *p, long g)
 				esc(b, status_of(k));
 				ks_buf_puts(b, "</td>");
 			} else
-				ks_buf_puts(b, "<td>not kept</td>");
+				ks_buf_puts(b, kept(h, i) ? "<td>kept, no kernel yet</td>" : "<td>not kept</td>");
 			if (k && ks_plan_uplift(p->c, p->n, k, &up))
 				ks_buf_printf(b, "<td class=\"num up-%s\">%+.1f %% <small>%s</small></td>",
 				    where_word(ks_plan_against_range(plan, up)), up,
