@@ -1112,7 +1112,8 @@ ks_report_html(const struct ks_run *run, const struct ks_cand *c, size_t n)
 	ks_buf_puts(b, "</p>\n<nav><a href=\"#progress\">score by generation</a><a href=\"#lineage-h\">lineage</a>"
 	    "<a href=\"#kernels-h\">kernels</a><a href=\"#tokens-h\">tokens</a><a href=\"#generations\">generations</a>"
 	    "<a href=\"#sources\">sources and transcripts</a></nav></header>\n");
-	ks_buf_puts(b, "<div class=\"figs\">\n<div class=\"fig\"><h2 id=\"progress\">Best score by generation</h2>\n");
+	ks_buf_printf(b, "<div class=\"figs\">\n<div class=\"fig\" style=\"width:%dpx\"><h2 id=\"progress\">Best score by "
+	    "generation</h2>\n", CW);
 	chart(&p);
 	ks_buf_puts(b, "</div>\n<div class=\"fig\"><h2 id=\"lineage-h\">Lineage</h2>\n<div id=\"lineage-box\">\n");
 	lineage(&p);
