@@ -36,6 +36,7 @@ setup_file() {
 	# generation 3: a candidate not benched yet
 	fake_cand mixed 3 0 ok 1 'BM=64' g002c0 g001c0
 	rm mixed/gen-003/c0/bench.json
+	jset mixed/gen-003/c0/candidate.json '.parents.reference = "\"><b>ref</b>"'
 	mkdir mixed/gen-001/c0/llm
 	printf '# user\n\nWrite it.\n\n# reply (m)\n\n<script>document.body.setAttribute("data-pwned", "1")</script>\n' \
 		>mixed/gen-001/c0/llm/implement-1.md
@@ -200,11 +201,12 @@ T
 		fail "the kernel's source is not in the page, escaped"
 	grep -q -F '&lt;img src=x onerror=alert(2)&gt;' page.html || fail "the plan's title is not in the page, escaped"
 	grep -q -F 'Segmentation fault &lt;i&gt;here&lt;/i&gt;' page.html || fail "the bench message is not in the page, escaped"
+	grep -q -F '<td>&quot;&gt;&lt;b&gt;ref&lt;/b&gt;</td>' page.html || fail "a reference that is no id is not in the page, escaped"
 	# in the browser: one script (the page's own), no element made of the text, the text shown as it is
 	dom k-g001c2 >dom.html
 	run -0 grep -c -i '<script' dom.html
 	assert_output 1
-	run grep -c -E '<b>bold|<img|<i>here|data-pwned="1"' dom.html
+	run grep -c -E '<b>bold|<b>ref|<img|<i>here|data-pwned="1"' dom.html
 	assert_output 0
 	grep -q -F '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; and &lt;b&gt;bold&lt;/b&gt;' dom.html ||
 		fail "the browser does not show the source as text"

@@ -558,13 +558,22 @@ num_cell(struct ks_buf *b, int have, double v, const char *text)
 		ks_buf_puts(b, "<td class=\"num\">-</td>");
 }
 
+/* a kernel's id as a link to its section; what is not an id (candidate.json is not checked for it), as text */
+static void
+id_link(struct ks_buf *b, const char *id)
+{
+	if (id && ks_id_parse(id, &(long){ 0 }, &(long){ 0 }) == 0)
+		ks_buf_printf(b, "<a href=\"#k-%s\">%s</a>", id, id);
+	else
+		esc(b, id ? id : "-");
+}
+
 static void
 parent_cell(struct ks_buf *b, const char *id)
 {
-	if (id && ks_id_parse(id, &(long){ 0 }, &(long){ 0 }) == 0)
-		ks_buf_printf(b, "<td><a href=\"#k-%s\">%s</a></td>", id, id);
-	else
-		ks_buf_puts(b, "<td>-</td>");
+	ks_buf_puts(b, "<td>");
+	id_link(b, id);
+	ks_buf_puts(b, "</td>");
 }
 
 static const char *
@@ -929,10 +938,14 @@ kernel(struct page *p, const struct ks_cand *c)
 	if (c->score_us > 0)
 		ks_buf_printf(b, " %.1f us", c->score_us);
 	ks_buf_printf(b, "</h3>\n<p>Generation <a href=\"#gen-%03ld\">%ld</a>", c->gen, c->gen);
-	if (c->cand.base)
-		ks_buf_printf(b, ", base <a href=\"#k-%s\">%s</a>", c->cand.base, c->cand.base);
-	if (c->cand.reference)
-		ks_buf_printf(b, ", reference <a href=\"#k-%s\">%s</a>", c->cand.reference, c->cand.reference);
+	if (c->cand.base) {
+		ks_buf_puts(b, ", base ");
+		id_link(b, c->cand.base);
+	}
+	if (c->cand.reference) {
+		ks_buf_puts(b, ", reference ");
+		id_link(b, c->cand.reference);
+	}
 	if (c->cand.model) {
 		ks_buf_puts(b, ", written by ");
 		esc(b, c->cand.model);
