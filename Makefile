@@ -2,7 +2,7 @@
 #
 #   make                     build the tools
 #   make generation N=5      run generations 0..5 (see pipeline.mk)
-#   make report              show the population
+#   make report              show the population (and write POP/report.html)
 #   make heldout             bench the best kernels on the held-out shapes
 #   make check PROBLEM=p     try a problem before a run
 #   make test                run the tests; ends with "N passed, N failed"

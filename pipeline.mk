@@ -175,6 +175,7 @@ heldout: $(KS_BUILD)
 	for d in $$dirs; do $(KS_BIN)/ks-bench -H "$$d" || exit 1; done
 	@$(KS_BIN)/ks-report '$(POP)'
 
-# report: the table of POP's kernels
+# report: the table of POP's kernels, and the same as a page, POP/report.html (written atomically)
 report: $(KS_BUILD)
 	@$(KS_BIN)/ks-report '$(POP)'
+	@$(KS_BIN)/ks-report --html -o '$(POP)/report.html' '$(POP)'

@@ -34,7 +34,7 @@ ks-deps: missing packages: pkg-config gcc libcjson-dev libcurl4-openssl-dev libs
 @test "missing test packages are named too" {
 	PATH=$PWD/bin run -1 "$KS_TOOLS/ks-deps" test
 	assert_output --partial "ks-deps: missing packages: bats "
-	assert_output --partial "python3 jq parallel clang-15; install them with: sudo apt-get install -y bats"
+	assert_output --partial "python3 jq parallel clang-15 chromium; install them with: sudo apt-get install -y bats"
 }
 
 # fake NAME: bin/NAME becomes the script on stdin (never written through

@@ -160,5 +160,5 @@ T
 	run -1 --separate-stderr ks-report a r
 	assert_equal "$stderr" "ks-report: 'a' is sgemm on cpu, 'r' is rmsnorm on cuda: their scores do not compare"
 	run -2 --separate-stderr ks-report -b a b
-	assert_equal "$stderr" "ks-report: two populations are compared without -b, -e, -g, -s or -t"
+	assert_equal "$stderr" "ks-report: two populations are compared without -b, -e, -g, -s, -t or --html"
 }

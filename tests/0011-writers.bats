@@ -53,7 +53,8 @@ fenced() {
 		ks-select pop/gen-001; ks-profile pop/gen-001; ks-hypothesize pop/gen-001
 		for s in 0 1; do ks-implement pop/gen-001/c$s; ks-build pop/gen-001/c$s; ks-bench pop/gen-001/c$s; done
 		ks-build pop/gen-001/c0
-		ks-report pop >/dev/null'
+		ks-report pop >/dev/null
+		ks-report --html -o pop/report.html pop'
 	# the run took the paths it is meant to check
 	run jq -r '.repairs[0].ok, .rejected // "-"' pop/gen-001/c0/candidate.json
 	assert_output $'true\n-'
@@ -71,6 +72,7 @@ fenced() {
 	assert_line "gen-NNN/cS/build.json ks-build"
 	assert_line "gen-NNN/cS/runner ks-build"
 	assert_line "gen-NNN/cS/bench.json ks-bench"
+	assert_line "report.html ks-report"
 }
 
 @test "the writer check fails when a tool writes another's file" {

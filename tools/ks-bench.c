@@ -634,7 +634,7 @@ main(int argc, char *argv[])
 	    "  KS_BENCH_PROCS (processes and threads of the harness, default 4096),\n"
 	    "  KS_SANDBOX (bwrap, the default where bubblewrap runs, or basic).\n"
 	    "  -H: time the problem's held-out shapes instead (never shown to a model,\n"
-	    "  never in the score) and write heldout.json (make heldout).\n", "Ho:", on_flag, &o, NULL };
+	    "  never in the score) and write heldout.json (make heldout).\n", "Ho:", on_flag, &o, NULL, NULL };
 
 	dir = ks_args(argc, argv, &spec);
 	rval = bench(dir, o.out, o.heldout);

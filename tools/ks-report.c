@@ -14,7 +14,12 @@ struct opts {
 	int seed;	/* -s */
 	long top;	/* -t N; 0: not asked */
 	long gen;	/* -g N; -1: not asked */
+	int html;	/* --html */
+	const char *out;	/* -o file: where --html writes the page; NULL: stdout */
 };
+
+/* getopt_long's value for --html: no short flag has it */
+#define OPT_HTML 256
 
 static int
 on_flag(int ch, const char *value, void *arg)
@@ -23,6 +28,10 @@ on_flag(int ch, const char *value, void *arg)
 
 	if (ch == 'b')
 		o->brief = 1;
+	else if (ch == OPT_HTML)
+		o->html = 1;
+	else if (ch == 'o')
+		o->out = value;
 	else if (ch == 'e')
 		o->empty = 1;
 	else if (ch == 's')
@@ -34,8 +43,8 @@ on_flag(int ch, const char *value, void *arg)
 		ks_warnx("-t takes a number of kernels from 1 to 1000, not '%s'", value);
 		return 2;
 	}
-	if (o->brief + o->empty + o->seed + (o->top > 0) + (o->gen >= 0) > 1) {
-		ks_warnx("-b, -e, -g, -s and -t do not go together: each prints a report of its own");
+	if (o->brief + o->empty + o->seed + (o->top > 0) + (o->gen >= 0) + o->html > 1) {
+		ks_warnx("-b, -e, -g, -s, -t and --html do not go together: each prints a report of its own");
 		return 2;
 	}
 	return 0;
@@ -245,35 +254,10 @@ print_table(const struct ks_cand *c, size_t n, const struct ks_cand *seed)
 static void
 print_summary(const char *root, const struct ks_cand *c, size_t n)
 {
-	const struct ks_cand *best = NULL, *seed = NULL;
-	size_t ok = 0, ngens;
-	long *gens = ks_gens_list(root, &ngens), last_gen = ngens ? gens[ngens - 1] : -1;
+	char *line = ks_report_summary(root, c, n);
 
-	free(gens);	/* a generation may have no candidates: its plans said the search was exhausted */
-	for (size_t i = 0; i < n; i++) {
-		if (c[i].gen > last_gen)
-			last_gen = c[i].gen;
-		if (c[i].score_us <= 0)
-			continue;
-		ok++;
-		if (c[i].gen == 0 && !seed)
-			seed = &c[i];
-		if (!best || c[i].score_us < best->score_us)
-			best = &c[i];
-	}
-	if (n == 0) {
-		printf("%s: no generation yet, 0 kernels, 0 correct\n", root);
-		return;
-	}
-	printf("%s: generations 0..%ld, %zu kernels, %zu correct", root, last_gen, n, ok);
-	if (best && seed)
-		printf("; best %s %.1f us, %.2fx the seed %s (%.1f us)%s\n", best->id, best->score_us,
-		    seed->score_us / best->score_us, seed->id, seed->score_us,
-		    as_seed(best, seed) ? ": the same within the noise" : "");
-	else if (best)
-		printf("; best %s %.1f us\n", best->id, best->score_us);
-	else
-		printf("\n");
+	printf("%s\n", line);
+	free(line);
 }
 
 static void
@@ -652,7 +636,8 @@ main(int argc, char *argv[])
 	struct opts o = { .gen = -1 };
 	int rval = 0;
 	const char *other = NULL;
-	struct ks_args_spec spec = { "[-b | -e | -g N | -s | -t N] pop [pop2]",
+	static const struct option longopts[] = { { "html", no_argument, NULL, OPT_HTML }, { NULL, 0, NULL, 0 } };
+	struct ks_args_spec spec = { "[-b | -e | -g N | -s | -t N | --html [-o file]] pop [pop2]",
 		"  Prints a table of every kernel of pop (id, parents, status, score in\n"
 		"  microseconds, speed-up over the seed, spread: the largest relative\n"
 		"  standard error of its shapes, ! when one did not converge) and a\n"
@@ -669,21 +654,31 @@ main(int argc, char *argv[])
 		"      unless the seed is ok\n"
 		"  -t N  print only the directories of the seed and of the N best correct\n"
 		"      kernels, one per line: what make heldout benches on the held-out shapes\n"
+		"  --html  print instead one HTML page that needs no network: the best\n"
+		"      score by generation with every kernel as a dot, the lineage, the\n"
+		"      table (sorted by a click on a header), each plan's expected uplift\n"
+		"      beside the measured one, the LLM tokens by stage, and each kernel's\n"
+		"      source and transcripts\n"
+		"  -o file  with --html: write the page to file (atomically), not stdout\n"
 		"  Where heldout.json exists (make heldout), the table shows each kernel's\n"
 		"  speed-up over the seed on the held-out shapes, ? where it keeps less than\n"
 		"  0.8 of its benchmark speed-up.\n"
 		"  With two populations of one problem and target: the best score so far at\n"
 		"  every generation of each, side by side, and which run reached first the\n"
-		"  score both reached.\n", "beg:st:", on_flag, &o, &other };
+		"  score both reached.\n", "beg:o:st:", on_flag, &o, &other, longopts };
 	const char *root = ks_args(argc, argv, &spec);
 	struct ks_cand *c;
 	const struct ks_cand *seed = NULL;
 	struct ks_run run;
 	size_t n;
 
+	if (o.out && !o.html) {
+		ks_warnx("-o names the file of the --html page: it goes with --html");
+		return 2;
+	}
 	if (other) {
-		if (o.brief || o.empty || o.seed || o.top || o.gen >= 0) {
-			ks_warnx("two populations are compared without -b, -e, -g, -s or -t");
+		if (o.brief || o.empty || o.seed || o.top || o.gen >= 0 || o.html) {
+			ks_warnx("two populations are compared without -b, -e, -g, -s, -t or --html");
 			return 2;
 		}
 		rval = compare(root, other);
@@ -718,6 +713,19 @@ main(int argc, char *argv[])
 		ks_cands_free(c, n);
 		ks_run_free(&run);
 		return ks_fclose_stdout() < 0;
+	}
+	if (o.html) {
+		char *page = ks_report_html(&run, c, n);
+
+		if (!page)
+			rval = 1;
+		else if (o.out ? ks_file_write_atomic(o.out, page, strlen(page)) < 0 :
+		    fwrite(page, 1, strlen(page), stdout) != strlen(page))
+			rval = 1;
+		free(page);
+		ks_cands_free(c, n);
+		ks_run_free(&run);
+		return ks_fclose_stdout() < 0 ? 1 : rval;
 	}
 	if (o.seed) {
 		rval = print_seed(&run, c, n);

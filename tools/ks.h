@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <getopt.h>
 #include <cJSON.h>
 
 #define KS_VERSION "0.1.0"
@@ -66,6 +67,7 @@ struct ks_args_spec {
 	int (*on_flag)(int ch, const char *value, void *arg);
 	void *arg;
 	const char **second;      /* when set, a second operand may follow: here, else NULL */
+	const struct option *longopts;  /* getopt_long's table (its val goes to on_flag); NULL: none */
 };
 const char *ks_args(int argc, char *argv[], const struct ks_args_spec *spec);
 /* The stage tools' "tool [-o file] dir": *out is NULL unless -o names a file. */
@@ -248,6 +250,12 @@ struct ks_usage {
 	long failed_calls;       /* tries that failed after the request went out: the provider may have billed them */
 };
 int ks_ledger_load(const char *root, struct ks_usage *u);
+/* The same by stage ("select", "hypothesize", "implement"), in the order each first appears, at most max. */
+struct ks_stage_usage {
+	char stage[24];
+	struct ks_usage u;
+};
+int ks_ledger_stages(const char *root, struct ks_stage_usage *s, size_t max, size_t *n);
 
 /* ks_pop.c: the population directory, ids, problems */
 struct ks_run {
@@ -664,6 +672,16 @@ double ks_sol_overall(const struct ks_cand *c);
 const char *ks_sol_pct(double share, char *buf, size_t n);
 int ks_sol_stop_setting(double *share);
 char *ks_sol_reached(const struct ks_cand *c, size_t n, double share, const struct ks_cand **which);
+
+/*
+ * ks_report_html.c: what ks-report shows.  ks_report_summary: the line
+ * that sums up a run ("POP: generations 0..5, 16 kernels, ..."), without
+ * its newline.  ks_report_html: the whole run as one HTML page that needs
+ * no network (inline CSS, SVG and script), everything from the population
+ * escaped; NULL with a message when a file it needs does not load.
+ */
+char *ks_report_summary(const char *root, const struct ks_cand *c, size_t n);
+char *ks_report_html(const struct ks_run *run, const struct ks_cand *c, size_t n);
 
 /*
  * ks_noise.c: when one time is faster than another.  The noise of a

@@ -604,53 +604,79 @@ ks_select_rec_free(struct ks_select_rec *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* one call of the ledger, j, counted into u */
+static void
+ledger_count(const cJSON *j, struct ks_usage *u)
+{
+	double in = 0, out = 0, c = 0;
+
+	/* a try that failed after its request went out: no reply, maybe a bill */
+	if (ks_json_str(j, "failed", NULL)) {
+		u->failed_calls++;
+		return;
+	}
+	u->calls++;
+	/* a reply from the cache was billed once, when it was first asked */
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "cached"))) {
+		u->cached_calls++;
+		return;
+	}
+	ks_json_num(j, "prompt_tokens", NULL, &in);
+	ks_json_num(j, "completion_tokens", NULL, &out);
+	ks_json_num(j, "cached_prompt_tokens", NULL, &c);
+	u->prompt_tokens += (long)in;
+	u->completion_tokens += (long)out;
+	u->cached_prompt_tokens += (long)c;
+}
+
+/* where the ledger's lines are counted: the total, and/or by stage */
+struct ledger_sums {
+	struct ks_usage *total;
+	struct ks_stage_usage *stages;
+	size_t max, n;
+};
+
 /* One line of the ledger: what one LLM call cost. */
 static int
-ledger_line(const char *line, const char *path, long lineno, struct ks_usage *u)
+ledger_line(const char *line, const char *path, long lineno, struct ledger_sums *sums)
 {
 	cJSON *j = ks_json_parse(line, strlen(line), NULL);
+	const char *stage;
 	double in, out;
-	int cached, rc = -1;
+	size_t k;
+	int rc = -1;
 
-	if (!cJSON_IsObject(j) || !ks_json_str(j, "stage", NULL) || !ks_json_str(j, "model", NULL) ||
+	if (!cJSON_IsObject(j) || !(stage = ks_json_str(j, "stage", NULL)) || !ks_json_str(j, "model", NULL) ||
 	    ks_json_num(j, "prompt_tokens", NULL, &in) < 0 || ks_json_num(j, "completion_tokens", NULL, &out) < 0 ||
 	    !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(j, "cached"))) {
 		note(path, "line %ld is not a usage record {\"stage\", \"model\", \"prompt_tokens\", "
 		    "\"completion_tokens\", \"cached\", ...}", lineno);
 		goto out;
 	}
-	cached = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "cached"));
-	/* a try that failed after its request went out: no reply, maybe a bill */
-	if (ks_json_str(j, "failed", NULL)) {
-		u->failed_calls++;
-		rc = 0;
-		goto out;
+	if (sums->total)
+		ledger_count(j, sums->total);
+	for (k = 0; sums->stages && k < sums->n && strcmp(sums->stages[k].stage, stage) != 0; k++)
+		;
+	if (sums->stages && k == sums->n && k < sums->max) {
+		memset(&sums->stages[k], 0, sizeof sums->stages[k]);
+		snprintf(sums->stages[k].stage, sizeof sums->stages[k].stage, "%s", stage);
+		sums->n++;
 	}
-	u->calls++;
-	u->cached_calls += cached;
-	/* a reply from the cache was billed once, when it was first asked */
-	if (!cached) {
-		double c = 0;
-
-		u->prompt_tokens += (long)in;
-		u->completion_tokens += (long)out;
-		ks_json_num(j, "cached_prompt_tokens", NULL, &c);
-		u->cached_prompt_tokens += (long)c;
-	}
+	if (sums->stages && k < sums->n)
+		ledger_count(j, &sums->stages[k].u);
 	rc = 0;
 out:
 	cJSON_Delete(j);
 	return rc;
 }
 
-int
-ks_ledger_load(const char *root, struct ks_usage *u)
+static int
+ledger_read(const char *root, struct ledger_sums *sums)
 {
 	char *path = ks_easprintf("%s/llm-usage.jsonl", root), *text = NULL, *line, *next;
 	long lineno = 0;
 	int rc = -1;
 
-	memset(u, 0, sizeof *u);
 	if (!ks_exists(path)) {
 		rc = 0;
 		goto out;
@@ -662,13 +688,32 @@ ks_ledger_load(const char *root, struct ks_usage *u)
 		if (*next)
 			*next++ = '\0';
 		lineno++;
-		if (*line && ledger_line(line, path, lineno, u) < 0)
+		if (*line && ledger_line(line, path, lineno, sums) < 0)
 			goto out;
 	}
 	rc = 0;
 out:
 	free(text);
 	free(path);
+	return rc;
+}
+
+int
+ks_ledger_load(const char *root, struct ks_usage *u)
+{
+	struct ledger_sums sums = { u, NULL, 0, 0 };
+
+	memset(u, 0, sizeof *u);
+	return ledger_read(root, &sums);
+}
+
+int
+ks_ledger_stages(const char *root, struct ks_stage_usage *s, size_t max, size_t *n)
+{
+	struct ledger_sums sums = { NULL, s, max, 0 };
+	int rc = ledger_read(root, &sums);
+
+	*n = sums.n;
 	return rc;
 }
 

@@ -360,7 +360,8 @@ ks_args(int argc, char *argv[], const struct ks_args_spec *spec)
 	if (argc > 1 && strcmp(argv[1], "--help") == 0)
 		usage_exit(stdout, spec->synopsis, spec->help, 0);
 	snprintf(optstring, sizeof optstring, "h%s", spec->flags ? spec->flags : "");
-	while ((ch = getopt(argc, argv, optstring)) != -1) {
+	while ((ch = spec->longopts ? getopt_long(argc, argv, optstring, spec->longopts, NULL) :
+	    getopt(argc, argv, optstring)) != -1) {
 		if (ch == 'h')
 			usage_exit(stdout, spec->synopsis, spec->help, 0);
 		if (ch == '?' || !spec->on_flag)
@@ -387,7 +388,7 @@ const char *
 ks_args_dir_out(int argc, char *argv[], const char *operand, const char *help, const char **out)
 {
 	char *synopsis = ks_easprintf("[-o file] %s", operand);
-	struct ks_args_spec spec = { synopsis, help, "o:", out_flag, (void *)out, NULL };
+	struct ks_args_spec spec = { synopsis, help, "o:", out_flag, (void *)out, NULL, NULL };
 	const char *dir;
 
 	*out = NULL;
