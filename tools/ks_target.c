@@ -386,6 +386,39 @@ visibility_var(const struct ks_target *t)
 	return strcmp(t->device, "amd") == 0 ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
 }
 
+/*
+ * Where Slurm gave this step its GPUs (srun --gres=gpu:1), the runtime
+ * sees only those, numbered from 0, and the step holds them alone: the
+ * lock to take is the first one's (the device the runner uses), by its
+ * index on the node (SLURM_STEP_GPUS, else SLURM_JOB_GPUS), the same lock
+ * a ks-bench outside Slurm takes for that GPU, so that two steps on two
+ * GPUs of a node never wait for each other.  Without them, what the
+ * visibility variable shows is one device (n 0).
+ */
+static int
+slurm_gpus(struct ks_gpus *g)
+{
+	const char *ids = getenv("SLURM_STEP_GPUS");
+	char *first;
+	long v;
+
+	if (!ids || !*ids)
+		ids = getenv("SLURM_JOB_GPUS");
+	if (!ids || !*ids)
+		return 0;
+	/* "2,3" or "2-3": the first */
+	first = ks_estrndup(ids, strcspn(ids, ",-"));
+	if (ks_parse_int(first, 0, 4095, &v) == 0) {
+		g->index[0] = (int)v;
+		g->n = 1;
+		g->slurm = 1;
+		/* the allocation says the GPU is there, as KS_GPUS does */
+		g->given = 1;
+	}
+	free(first);
+	return 0;
+}
+
 /* KS_GPUS, else the machine's GPUs (ks.h) */
 int
 ks_gpus_load(const struct ks_target *t, struct ks_gpus *g)
@@ -413,7 +446,7 @@ ks_gpus_load(const struct ks_target *t, struct ks_gpus *g)
 		return 0;
 	}
 	if (getenv(visibility_var(t)))
-		return 0;
+		return slurm_gpus(g);
 	n = amd ? count_devices("/dev/dri", "renderD") : count_devices("/dev", "nvidia");
 	for (g->n = 0; g->n < n && g->n < KS_LOCK_ANY_MAX; g->n++)
 		g->index[g->n] = g->n;
@@ -421,16 +454,24 @@ ks_gpus_load(const struct ks_target *t, struct ks_gpus *g)
 }
 
 /* the lock of one device: "cpu", or a GPU's index */
+/*
+ * The host's name is in it: a KS_LOCK_DIR that the nodes of a cluster
+ * share must not make the benches of two machines wait for each other.
+ */
 static char *
 lock_path(const char *device, int index)
 {
 	const char *dir = getenv("KS_LOCK_DIR");
+	char *host = ks_host_name(), *p;
 
 	if (!dir || !*dir)
 		dir = "/tmp";
 	if (index < 0)
-		return ks_easprintf("%s/kernel-scientist-bench-%s.lock", dir, device);
-	return ks_easprintf("%s/kernel-scientist-bench-%s-%d.lock", dir, device, index);
+		p = ks_easprintf("%s/kernel-scientist-bench-%s-%s.lock", dir, host, device);
+	else
+		p = ks_easprintf("%s/kernel-scientist-bench-%s-%s-%d.lock", dir, host, device, index);
+	free(host);
+	return p;
 }
 
 /* the first free device, its lock held until exit (ks.h) */
@@ -451,6 +492,11 @@ ks_device_take(const struct ks_target *t, const struct ks_gpus *g, const char *w
 		free(paths[i]);
 	if (got < 0 || !g->n)
 		return got < 0 ? -1 : 0;
+	if (g->slurm) {
+		/* Slurm's numbering of the node; the runtime already sees that GPU alone, as its 0 */
+		*desc = ks_easprintf("%s GPU %d (Slurm's; %s=%s)", t->device, g->index[0], var, getenv(var));
+		return 0;
+	}
 	char *index = ks_easprintf("%d", g->index[got]);
 
 	if (setenv(var, index, 1) < 0) {
