@@ -264,7 +264,7 @@ ks_launch_run(const char *var, char *const *words, char *const argv[], const cha
 	char *note = ks_easprintf("%s/.launch.XXXXXX", dir), **full = NULL, *text = NULL, *how = NULL;
 	char *started, *ended, *value = ks_estrdup(getenv(var) ? getenv(var) : "");
 	size_t n = 0;
-	int fd, status = 0, sig = 0, rc = 1;
+	int fd, status = 0, sig = 0, rc = 1, r;
 	long tool_rc;
 
 	if ((fd = mkstemp(note)) < 0) {
@@ -282,7 +282,11 @@ ks_launch_run(const char *var, char *const *words, char *const argv[], const cha
 		ks_warn("cannot set %s", NOTE_VAR);
 		goto out;
 	}
-	if (run_launcher(var, full, &status, &sig) < 0)
+	r = run_launcher(var, full, &status, &sig);
+	/* this process is the launching one again, not a launched one */
+	unsetenv(NOTE_VAR);
+	setenv(var, value, 1);
+	if (r < 0)
 		goto out;
 	if (!(text = ks_file_read(note, NULL)))
 		goto out;

@@ -1,0 +1,168 @@
+#!/usr/bin/env bats
+# KS_LAUNCH: every bench run by a launcher, ks-bench itself on the node it
+# picks.  setup_file starts a Slurm of one node on this machine (Debian's
+# slurm-wlm and munge: tools/ks-deps test), everything of it (munge's key
+# and socket, slurm.conf, state, logs, the record of every finished job)
+# in the file's temporary folder, on ports that were free; teardown_file
+# stops its daemons by their pid files.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+# a free TCP port, as the kernel hands one out
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])'
+}
+
+# wait_for SECONDS CMD...: CMD until it succeeds, at most that long
+wait_for() {
+	local i n=$(($1 * 10))
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+node_idle() {
+	[ "$(sinfo -h -N -o %T)" = idle ]
+}
+
+setup_file() {
+	local d=$BATS_FILE_TMPDIR/slurm host
+	command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v munged >/dev/null || return 0
+	host=$(hostname -s)
+	mkdir -p "$d/munge" "$d/state" "$d/spool" "$d/log"
+	chmod 700 "$d" "$d/munge"
+	# a key of this cluster's own, and a munged on a socket of its own (-f: as root, in a temporary folder)
+	head -c 1024 /dev/urandom >"$d/munge/munge.key"
+	chmod 400 "$d/munge/munge.key"
+	munged -f --socket="$d/munge/munge.sock" --key-file="$d/munge/munge.key" --pid-file="$d/munge/munged.pid" \
+		--log-file="$d/munge/munged.log" --seed-file="$d/munge/munged.seed"
+	# no cgroups: processes tracked by their parents, tasks bound to nothing
+	cat >"$d/slurm.conf" <<EOF
+ClusterName=kstest
+SlurmctldHost=$host
+SlurmUser=root
+SlurmdUser=root
+SlurmctldPort=$(free_port)
+SlurmdPort=$(free_port)
+AuthType=auth/munge
+AuthInfo=socket=$d/munge/munge.sock
+CredType=cred/munge
+StateSaveLocation=$d/state
+SlurmdSpoolDir=$d/spool
+SlurmctldPidFile=$d/slurmctld.pid
+SlurmdPidFile=$d/slurmd.pid
+SlurmctldLogFile=$d/log/slurmctld.log
+SlurmdLogFile=$d/log/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/filetxt
+JobCompLoc=$d/log/jobcomp.txt
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+MpiDefault=none
+ReturnToService=2
+NodeName=$host CPUs=$(nproc) RealMemory=256 State=UNKNOWN
+PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+	export SLURM_CONF=$d/slurm.conf
+	slurmctld -i
+	slurmd
+	wait_for 30 node_idle || { echo "the Slurm node did not come up: $(tail -5 "$d/log/slurmctld.log" "$d/log/slurmd.log")" >&2; return 1; }
+	touch "$d/up"
+}
+
+teardown_file() {
+	local d=$BATS_FILE_TMPDIR/slurm f pid
+	for f in "$d/slurmd.pid" "$d/slurmctld.pid" "$d/munge/munged.pid"; do
+		[ -s "$f" ] || continue
+		pid=$(cat "$f")
+		kill "$pid" 2>/dev/null || continue
+		wait_for 10 sh -c "! kill -0 $pid" || kill -9 "$pid" 2>/dev/null
+	done
+}
+
+setup() {
+	[ -e "$BATS_FILE_TMPDIR/slurm/up" ] ||
+		skip "Slurm is not installed (apt-get install slurm-wlm munge, or tools/ks-deps test)"
+	export SLURM_CONF=$BATS_FILE_TMPDIR/slurm/slurm.conf
+	JOBCOMP=$BATS_FILE_TMPDIR/slurm/log/jobcomp.txt
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# jobcomp JOB KEY: field KEY of job JOB in the record of finished jobs
+jobcomp() {
+	grep "^JobId=$1 " "$JOBCOMP" | grep -o " $2=[^ ]*" | cut -d= -f2-
+}
+
+@test "make -j generation with KS_LAUNCH='srun -N1 -n1' benches every candidate in a Slurm job of its own" {
+	run -0 gen -j4 N=1 K=2 KS_LAUNCH='srun -N1 -n1'
+	assert_output --regexp "generations 0\.\.1, 3 kernels, 3 correct"
+	ids=()
+	for c in pop/gen-000/c0 pop/gen-001/c0 pop/gen-001/c1; do
+		run -0 jf $c/bench.json .status .launch.slurm_step_id .launch.node '.sandbox != null' '.timer != null' '.score_us > 0'
+		assert_output "$(printf '%s\n' ok 0 "$(hostname -s)" true true true)"
+		id=$(jget $c/bench.json .launch.slurm_job_id)
+		[[ $id =~ ^[0-9]+$ ]] || fail "$c: slurm_job_id '$id'"
+		ids+=("$id")
+		# Slurm's own record: that job ran ks-bench, on this node, and completed
+		assert_equal "$(jobcomp "$id" Name) $(jobcomp "$id" JobState) $(jobcomp "$id" NodeList)" \
+			"ks-bench COMPLETED $(hostname -s)"
+	done
+	run -0 sh -c 'printf "%s\n" "$@" | sort -u | wc -l' - "${ids[@]}"
+	assert_output 3
+	# the launcher's notes are gone
+	run find pop -name '.launch.*'
+	assert_output ""
+	assert_all_json_valid pop
+}
+
+@test "a launcher that fails (no such partition) is named in one line, exit 1, no bench.json; the rerun recovers" {
+	make_pop pop 1
+	ks-implement pop/gen-000/c0
+	ks-build pop/gen-000/c0
+	run -1 --separate-stderr env KS_LAUNCH='srun -p nope -N1 -n1' ks-bench pop/gen-000/c0
+	assert_equal "$(printf '%s\n' "$stderr" | grep -v '^srun: ')" \
+		"ks-bench: KS_LAUNCH 'srun -p nope -N1 -n1' exited with status 1 before ks-bench started on 'pop/gen-000/c0'"
+	# srun said why
+	[[ $stderr == *"srun: error: "*"nope"* ]] || fail "stderr: $stderr"
+	assert_file_not_exists pop/gen-000/c0/bench.json
+	run find pop -name '.launch.*'
+	assert_output ""
+	# make stops there, and the same make with a launcher that works finishes the generation
+	run -2 gen N=1 K=1 KS_LAUNCH='srun -p nope -N1 -n1'
+	assert_line "ks-bench: KS_LAUNCH 'srun -p nope -N1 -n1' exited with status 1 before ks-bench started on '$BATS_TEST_TMPDIR/pop/gen-000/c0'"
+	assert_file_not_exists pop/gen-000/c0/bench.json
+	run -0 gen N=1 K=1 KS_LAUNCH='srun -N1 -n1'
+	run -0 jf pop/gen-001/c0/bench.json .status '.launch.slurm_job_id != null'
+	assert_output $'ok\ntrue'
+}
+
+@test "KS_LAUNCH is split into words as a shell would, quotes kept together, but never run by a shell" {
+	make_pop pop 1
+	ks-implement pop/gen-000/c0
+	ks-build pop/gen-000/c0
+	# a job name with a space: one word
+	KS_LAUNCH="srun -N1 -n1 --job-name 'ks bench' --comment=\"a b\"" run -0 ks-bench pop/gen-000/c0
+	id=$(jget pop/gen-000/c0/bench.json .launch.slurm_job_id)
+	run -0 grep "^JobId=$id " "$JOBCOMP"
+	assert_output --partial " Name=ks bench "
+	# what a shell would run or expand is refused, and nothing runs
+	rm pop/gen-000/c0/bench.json
+	for bad in 'srun -N1 -n1; touch ran' 'srun $HOME' 'srun `id`' 'srun -N1 >x' 'srun "-J $X"'; do
+		KS_LAUNCH=$bad run -1 ks-bench pop/gen-000/c0
+		assert_output --regexp "^ks-bench: KS_LAUNCH '.*': '.' is not expanded \(the launcher's words are split as a shell would, but no shell runs them\): quote it with '...'$"
+	done
+	KS_LAUNCH="srun 'a" run -1 ks-bench pop/gen-000/c0
+	assert_output "ks-bench: KS_LAUNCH 'srun 'a': a ' quote is not closed"
+	assert_file_not_exists ran
+	assert_file_not_exists pop/gen-000/c0/bench.json
+	# blank: no launcher, the bench runs here
+	KS_LAUNCH='  ' run -0 ks-bench pop/gen-000/c0
+	assert_equal "$(jget pop/gen-000/c0/bench.json .status)" ok
+}
