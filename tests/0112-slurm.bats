@@ -88,11 +88,22 @@ teardown_file() {
 }
 
 setup() {
-	[ -e "$BATS_FILE_TMPDIR/slurm/up" ] ||
-		skip "Slurm is not installed (apt-get install slurm-wlm munge, or tools/ks-deps test)"
 	export SLURM_CONF=$BATS_FILE_TMPDIR/slurm/slurm.conf
 	JOBCOMP=$BATS_FILE_TMPDIR/slurm/log/jobcomp.txt
 	cd "$BATS_TEST_TMPDIR"
+}
+
+# need_slurm: the test needs setup_file's Slurm
+need_slurm() {
+	[ -e "$BATS_FILE_TMPDIR/slurm/up" ] ||
+		skip "Slurm is not installed (apt-get install slurm-wlm munge, or tools/ks-deps test)"
+}
+
+# built: pop/gen-000/c0, the sgemm seed on cpu, built
+built() {
+	make_pop pop 1
+	ks-implement pop/gen-000/c0
+	ks-build pop/gen-000/c0
 }
 
 # jobcomp JOB KEY: field KEY of job JOB in the record of finished jobs
@@ -101,6 +112,7 @@ jobcomp() {
 }
 
 @test "make -j generation with KS_LAUNCH='srun -N1 -n1' benches every candidate in a Slurm job of its own" {
+	need_slurm
 	run -0 gen -j4 N=1 K=2 KS_LAUNCH='srun -N1 -n1'
 	assert_output --regexp "generations 0\.\.1, 3 kernels, 3 correct"
 	ids=()
@@ -123,9 +135,8 @@ jobcomp() {
 }
 
 @test "a launcher that fails (no such partition) is named in one line, exit 1, no bench.json; the rerun recovers" {
-	make_pop pop 1
-	ks-implement pop/gen-000/c0
-	ks-build pop/gen-000/c0
+	need_slurm
+	built
 	run -1 --separate-stderr env KS_LAUNCH='srun -p nope -N1 -n1' ks-bench pop/gen-000/c0
 	assert_equal "$(printf '%s\n' "$stderr" | grep -v '^srun: ')" \
 		"ks-bench: KS_LAUNCH 'srun -p nope -N1 -n1' exited with status 1 before ks-bench started on 'pop/gen-000/c0'"
@@ -144,9 +155,8 @@ jobcomp() {
 }
 
 @test "KS_LAUNCH is split into words as a shell would, quotes kept together, but never run by a shell" {
-	make_pop pop 1
-	ks-implement pop/gen-000/c0
-	ks-build pop/gen-000/c0
+	need_slurm
+	built
 	# a job name with a space: one word
 	KS_LAUNCH="srun -N1 -n1 --job-name 'ks bench' --comment=\"a b\"" run -0 ks-bench pop/gen-000/c0
 	id=$(jget pop/gen-000/c0/bench.json .launch.slurm_job_id)
@@ -165,4 +175,57 @@ jobcomp() {
 	# blank: no launcher, the bench runs here
 	KS_LAUNCH='  ' run -0 ks-bench pop/gen-000/c0
 	assert_equal "$(jget pop/gen-000/c0/bench.json .status)" ok
+}
+
+@test "a launcher that starts ks-bench in another folder is named: the population must be at the same path there" {
+	need_slurm
+	built
+	run -1 --separate-stderr env KS_LAUNCH='srun -N1 -n1 --chdir=/' ks-bench pop/gen-000/c0
+	run -0 grep -v '^srun: ' <<<"$stderr"
+	assert_line --index 0 --regexp "^ks-bench: cannot open the launcher's note 'pop/gen-000/c0/\.launch\.[A-Za-z0-9]{6}' \(KS_LAUNCHED; is the population at the same path here\?\): No such file or directory$"
+	assert_line --index 1 "ks-bench: KS_LAUNCH 'srun -N1 -n1 --chdir=/' exited with status 1 before ks-bench started on 'pop/gen-000/c0'"
+	assert_equal "${#lines[@]}" 2
+	assert_file_not_exists pop/gen-000/c0/bench.json
+}
+
+@test "any launcher: the bench's own outcome passes through it, and bench.json says nothing of Slurm outside a job" {
+	built
+	unset SLURM_JOB_ID
+	KS_LAUNCH='env KS_X=1' run -0 ks-bench pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/bench.json .status 'has("launch")'
+	assert_output $'ok\nfalse'
+	# a failure of ks-bench itself, on the far side: its own line alone
+	rm pop/gen-000/c0/bench.json pop/gen-000/c0/runner
+	KS_LAUNCH='env KS_X=1' run -1 ks-bench pop/gen-000/c0
+	assert_output "ks-bench: 'pop/gen-000/c0/build.json' says the build succeeded, but 'pop/gen-000/c0/runner' is missing: run ks-build again"
+}
+
+@test "a launcher killed while ks-bench runs is named, with the node; no bench.json, and the next bench recovers" {
+	built
+	mkdir bin
+	# a launcher that kills what it launched once it has started
+	cat >bin/cut-short <<'SH'
+#!/bin/sh
+"$@" &
+sleep 1
+kill -9 $!
+exit 137
+SH
+	chmod +x bin/cut-short
+	KS_TIME_CAP_S=3 KS_LAUNCH="$PWD/bin/cut-short" run -1 ks-bench pop/gen-000/c0
+	assert_output "ks-bench: KS_LAUNCH '$PWD/bin/cut-short' exited with status 137 while ks-bench ran on 'pop/gen-000/c0' (on $(hostname)), before it finished"
+	assert_file_not_exists pop/gen-000/c0/bench.json
+	run -0 ks-bench pop/gen-000/c0
+	assert_equal "$(jget pop/gen-000/c0/bench.json .status)" ok
+	run find pop -name '.*'
+	assert_output ""
+}
+
+@test "a launcher that cannot be run is named" {
+	built
+	KS_LAUNCH='no-such-launcher -N1' run -1 ks-bench pop/gen-000/c0
+	assert_output "ks-bench: cannot run KS_LAUNCH's 'no-such-launcher': No such file or directory"
+	assert_file_not_exists pop/gen-000/c0/bench.json
+	run find pop -name '.launch.*'
+	assert_output ""
 }

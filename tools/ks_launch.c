@@ -109,6 +109,8 @@ ks_launch_note(int rc)
 	if ((fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)) < 0) {
 		ks_warn("cannot open the launcher's note '%s' (%s; is the population at the same path here?)",
 		    path, NOTE_VAR);
+		/* said once: the end has nowhere to go either */
+		unsetenv(NOTE_VAR);
 		return -1;
 	}
 	host = ks_host_name();
