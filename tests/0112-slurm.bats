@@ -229,3 +229,20 @@ SH
 	run find pop -name '.launch.*'
 	assert_output ""
 }
+
+@test "KS_LAUNCH_BUILD builds each candidate in a Slurm job of its own; a failing one is named, no build.json" {
+	need_slurm
+	name=ksb$RANDOM$RANDOM
+	run -0 gen N=0 KS_LAUNCH_BUILD="srun -N1 -n1 -J $name" KS_LAUNCH="srun -N1 -n1"
+	run -0 jf pop/gen-000/c0/build.json .ok
+	assert_output true
+	run -0 grep -c " Name=$name JobState=COMPLETED " "$JOBCOMP"
+	assert_output 1
+	rm pop/gen-000/c0/build.json pop/gen-000/c0/bench.json
+	KS_LAUNCH_BUILD='srun -p nope' run -1 --separate-stderr ks-build pop/gen-000/c0
+	run -0 grep -v '^srun: ' <<<"$stderr"
+	assert_output "ks-build: KS_LAUNCH_BUILD 'srun -p nope' exited with status 1 before ks-build started on 'pop/gen-000/c0'"
+	assert_file_not_exists pop/gen-000/c0/build.json
+	run find pop -name '.launch.*'
+	assert_output ""
+}

@@ -541,13 +541,12 @@ out_paths:
 static int
 launch(const char *dir, const char *out, int heldout)
 {
-	const char *value = getenv("KS_LAUNCH");
-	char *bpath, **words, **argv = NULL, *self;
+	const char *args[5] = { 0 }, *launcher = getenv("KS_LAUNCH");
 	struct ks_build_rec build;
-	size_t n = 0;
-	int rc, built;
+	char *bpath;
+	int built, n = 0;
 
-	if (!value || strspn(value, " \t\n") == strlen(value))
+	if (!launcher || !*launcher)
 		return -1;
 	bpath = ks_easprintf("%s/build.json", dir);
 	built = ks_build_rec_load(bpath, KS_QUIET, &build) == 0 && build.ok && !build.rejected;
@@ -556,26 +555,14 @@ launch(const char *dir, const char *out, int heldout)
 	free(bpath);
 	if (!built)
 		return -1;
-	if (!(words = ks_launch_words("KS_LAUNCH", value)))
-		return 1;
-	/* the path the launcher runs, the same on every node of a shared file system */
-	if (!(self = realpath("/proc/self/exe", NULL))) {
-		ks_warn("cannot find the path of %s itself", ks_progname);
-		ks_argv_free(words);
-		return 1;
-	}
-	ks_argv_add(&argv, &n, self);
 	if (heldout)
-		ks_argv_add(&argv, &n, ks_estrdup("-H"));
+		args[n++] = "-H";
 	if (out) {
-		ks_argv_add(&argv, &n, ks_estrdup("-o"));
-		ks_argv_add(&argv, &n, ks_estrdup(out));
+		args[n++] = "-o";
+		args[n++] = out;
 	}
-	ks_argv_add(&argv, &n, ks_estrdup(dir));
-	rc = ks_launch_run("KS_LAUNCH", words, argv, dir);
-	ks_argv_free(words);
-	ks_argv_free(argv);
-	return rc;
+	args[n] = dir;
+	return ks_launch("KS_LAUNCH", (char *const *)args, dir);
 }
 
 static int

@@ -196,15 +196,17 @@ char *ks_host_name(void);   /* gethostname(), never NULL; '/' as '_' so that it 
  */
 char **ks_launch_words(const char *var, const char *s);
 /*
- * Runs words + argv (the tool again, by an absolute path) and waits.
- * The tool is told (KS_LAUNCHED, var unset) to note in a file of dir
- * that it started, and its exit status (ks_launch_note).  Returns the
- * tool's exit status when it finished, else 1 after one line naming var
- * and what the launcher did (exited with status 1 before the tool
- * started, say).  A SIGINT, SIGTERM or SIGHUP is passed on to the
- * launcher as SIGTERM, then re-raised once it is gone.
+ * This tool again (its own absolute path, then args), under the launcher
+ * that var names, when var holds a word; waits.  The tool is told
+ * (KS_LAUNCHED, var unset) to note in a file of dir that it started, and
+ * its exit status (ks_launch_note).  Returns -1 when var is unset or
+ * blank (nothing run: do the work here); else the tool's exit status
+ * when it finished, or 1 after one line naming var and what the
+ * launcher did (exited with status 1 before the tool started, say).  A
+ * SIGINT, SIGTERM or SIGHUP is passed on to the launcher as SIGTERM,
+ * then re-raised once it is gone.
  */
-int ks_launch_run(const char *var, char *const *words, char *const argv[], const char *dir);
+int ks_launch(const char *var, char *const args[], const char *dir);
 /* Under a launcher: rc -1 notes the start, else the exit status; 0, or -1 with a message. */
 int ks_launch_note(int rc);
 /* Where this process runs under Slurm: {"slurm_job_id", "slurm_step_id", "node"}; NULL outside a job. */

@@ -259,9 +259,9 @@ describe(int status)
 	return ks_easprintf("exited with status %d", WEXITSTATUS(status));
 }
 
-/* the tool again, under the launcher (ks.h) */
-int
-ks_launch_run(const char *var, char *const *words, char *const argv[], const char *dir)
+/* argv under the launcher that var names, words already split */
+static int
+launch_run(const char *var, char *const *words, char *const argv[], const char *dir)
 {
 	char *note = ks_easprintf("%s/.launch.XXXXXX", dir), **full = NULL, *text = NULL, *how = NULL;
 	char *started, *ended, *value = ks_estrdup(getenv(var) ? getenv(var) : "");
@@ -322,5 +322,33 @@ out:
 	free(how);
 	free(value);
 	ks_argv_free(full);
+	return rc;
+}
+
+/* this tool again, under the launcher that var names (ks.h) */
+int
+ks_launch(const char *var, char *const args[], const char *dir)
+{
+	const char *value = getenv(var);
+	char **words, **argv = NULL, *self;
+	size_t n = 0;
+	int rc;
+
+	if (!value || strspn(value, " \t\n") == strlen(value))
+		return -1;
+	if (!(words = ks_launch_words(var, value)))
+		return 1;
+	/* the path the launcher runs: the same on every node of a shared file system */
+	if (!(self = realpath("/proc/self/exe", NULL))) {
+		ks_warn("cannot find the path of %s itself", ks_progname);
+		ks_argv_free(words);
+		return 1;
+	}
+	ks_argv_add(&argv, &n, self);
+	for (size_t i = 0; args[i]; i++)
+		ks_argv_add(&argv, &n, ks_estrdup(args[i]));
+	rc = launch_run(var, words, argv, dir);
+	ks_argv_free(words);
+	ks_argv_free(argv);
 	return rc;
 }
