@@ -397,14 +397,14 @@ cJSON *ks_target_resources(const struct ks_target *t, const char *diagnostics);
  * KS_GPUS ("0,1,3"), else every GPU this machine has (/dev/nvidiaN;
  * /dev/dri/renderDN for AMD, which KS_GPUS overrides where that counts
  * other GPUs too).  Where the user set CUDA_VISIBLE_DEVICES or
- * HIP_VISIBLE_DEVICES, what it shows is one device (n == 0), as a CPU is;
- * where Slurm set it, the device is the first of SLURM_STEP_GPUS (or
- * SLURM_JOB_GPUS), its index on the node (slurm).
+ * HIP_VISIBLE_DEVICES, what it shows is one device (n == 0), as a CPU is.
+ * Where Slurm gave GPUs (SLURM_STEP_GPUS, else SLURM_JOB_GPUS, first of
+ * all), the device is the first, by its index on the node (slurm).
  */
 struct ks_gpus {
 	int index[KS_LOCK_ANY_MAX], n;
 	int given;                  /* from KS_GPUS or Slurm: benched even where no device node is seen */
-	int slurm;                  /* the one GPU Slurm gave the step (index[0]); visible already */
+	const char *slurm;          /* Slurm gave the step index[0]: the variable that says so; NULL: not Slurm */
 };
 int ks_gpus_load(const struct ks_target *t, struct ks_gpus *g);   /* -1 with a message for a bad KS_GPUS */
 /*

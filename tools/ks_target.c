@@ -387,23 +387,25 @@ visibility_var(const struct ks_target *t)
 }
 
 /*
- * Where Slurm gave this step its GPUs (srun --gres=gpu:1), the runtime
- * sees only those, numbered from 0, and the step holds them alone: the
- * lock to take is the first one's (the device the runner uses), by its
- * index on the node (SLURM_STEP_GPUS, else SLURM_JOB_GPUS), the same lock
+ * Where Slurm gave this step its GPUs (srun --gres=gpu:1), it has shown
+ * the runtime those alone (CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES),
+ * numbered as the node numbers them or, under a device cgroup, from 0;
+ * SLURM_STEP_GPUS (else SLURM_JOB_GPUS) names them by their index on the
+ * node either way (srun(1)).  The lock to take is the first one's (the
+ * runtime's device 0, on which the runner runs), by that index: the lock
  * a ks-bench outside Slurm takes for that GPU, so that two steps on two
- * GPUs of a node never wait for each other.  Without them, what the
- * visibility variable shows is one device (n 0).
+ * GPUs of a node never wait for each other.  1 when Slurm gave GPUs.
  */
 static int
 slurm_gpus(struct ks_gpus *g)
 {
-	const char *ids = getenv("SLURM_STEP_GPUS");
+	const char *var = "SLURM_STEP_GPUS", *ids = getenv(var);
 	char *first;
 	long v;
+	int got = 0;
 
 	if (!ids || !*ids)
-		ids = getenv("SLURM_JOB_GPUS");
+		ids = getenv(var = "SLURM_JOB_GPUS");
 	if (!ids || !*ids)
 		return 0;
 	/* "2,3" or "2-3": the first */
@@ -411,12 +413,13 @@ slurm_gpus(struct ks_gpus *g)
 	if (ks_parse_int(first, 0, 4095, &v) == 0) {
 		g->index[0] = (int)v;
 		g->n = 1;
-		g->slurm = 1;
+		g->slurm = var;
 		/* the allocation says the GPU is there, as KS_GPUS does */
 		g->given = 1;
+		got = 1;
 	}
 	free(first);
-	return 0;
+	return got;
 }
 
 /* KS_GPUS, else the machine's GPUs (ks.h) */
@@ -445,8 +448,8 @@ ks_gpus_load(const struct ks_target *t, struct ks_gpus *g)
 		g->given = 1;
 		return 0;
 	}
-	if (getenv(visibility_var(t)))
-		return slurm_gpus(g);
+	if (slurm_gpus(g) || getenv(visibility_var(t)))
+		return 0;
 	n = amd ? count_devices("/dev/dri", "renderD") : count_devices("/dev", "nvidia");
 	for (g->n = 0; g->n < n && g->n < KS_LOCK_ANY_MAX; g->n++)
 		g->index[g->n] = g->n;
@@ -493,8 +496,8 @@ ks_device_take(const struct ks_target *t, const struct ks_gpus *g, const char *w
 	if (got < 0 || !g->n)
 		return got < 0 ? -1 : 0;
 	if (g->slurm) {
-		/* Slurm's numbering of the node; the runtime already sees that GPU alone, as its 0 */
-		*desc = ks_easprintf("%s GPU %d (Slurm's; %s=%s)", t->device, g->index[0], var, getenv(var));
+		/* the node's numbering; the runtime sees what Slurm showed it, left alone */
+		*desc = ks_easprintf("%s GPU %d (Slurm's, %s=%s)", t->device, g->index[0], g->slurm, getenv(g->slurm));
 		return 0;
 	}
 	char *index = ks_easprintf("%d", g->index[got]);
