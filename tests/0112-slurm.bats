@@ -40,8 +40,19 @@ setup_file() {
 	chmod 400 "$d/munge/munge.key"
 	munged -f --socket="$d/munge/munge.sock" --key-file="$d/munge/munge.key" --pid-file="$d/munge/munged.pid" \
 		--log-file="$d/munge/munged.log" --seed-file="$d/munge/munged.seed"
-	# no cgroups: processes tracked by their parents, tasks bound to nothing
+	# two stand-in GPUs for gres/gpu: character devices like /dev/null (no
+	# device cgroup: Slurm only names them in the variables it sets)
+	gres=
+	if mknod "$d/gpu0" c 1 3 2>/dev/null && mknod "$d/gpu1" c 1 3 2>/dev/null; then
+		echo "Name=gpu File=$d/gpu[0-1]" >"$d/gres.conf"
+		gres=" Gres=gpu:2"
+		touch "$d/gres"
+	fi
+	# no cgroups: processes tracked by their parents, tasks bound to nothing;
+	# 16 CPUs whatever the machine has (config_overrides), so that the
+	# tests that run side by side never wait for one another's jobs
 	cat >"$d/slurm.conf" <<EOF
+GresTypes=gpu
 ClusterName=kstest
 SlurmctldHost=$host
 SlurmUser=root
@@ -67,7 +78,8 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 MpiDefault=none
 ReturnToService=2
-NodeName=$host CPUs=$(nproc) RealMemory=256 State=UNKNOWN
+SlurmdParameters=config_overrides
+NodeName=$host CPUs=16 RealMemory=256 State=UNKNOWN$gres
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
 	export SLURM_CONF=$d/slurm.conf
@@ -245,4 +257,45 @@ SH
 	assert_file_not_exists pop/gen-000/c0/build.json
 	run find pop -name '.launch.*'
 	assert_output ""
+}
+
+@test "make -j generation with KS_LAUNCH='srun --gres=gpu:1 -N1 -n1': each bench on the GPU Slurm gave it, at once" {
+	need_slurm
+	[ -e "$BATS_FILE_TMPDIR/slurm/gres" ] || skip "no stand-in GPU devices (mknod needs root)"
+	mkdir bin
+	export KS_SANDBOX=basic
+	# a stand-in nvcc (as in tests/0304) whose runner logs the GPU it sees around a 2 s "bench"
+	cat >bin/nvcc <<'SH'
+#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+cat >"$out" <<RUNNER
+#!/bin/sh
+echo "start \$CUDA_VISIBLE_DEVICES \$(date +%s.%N)" >>$GPU_LOG
+res=
+for a in "\$@"; do
+	[ "\$prev" = --bench ] && res="\$res\${res:+, }{\"shape\": [\$(echo "\${a%@*}" | tr x ,)], \"seed\": 1, \"time_us\": 100000, \"mean_us\": 100000, \"median_us\": 100000, \"min_us\": 100000, \"max_us\": 100000, \"stderr_us\": 0, \"runs\": 5}"
+	prev=\$a
+done
+sleep 2
+echo "end \$CUDA_VISIBLE_DEVICES \$(date +%s.%N)" >>$GPU_LOG
+printf '{"correct": true, "tests": [], "results": [%s], "timer": "stand-in"}' "\$res" >&3
+RUNNER
+chmod +x "$out"
+SH
+	sed -i "s|\$GPU_LOG|$PWD/gpu.log|" bin/nvcc
+	chmod +x bin/nvcc
+	export KS_NVCC=$PWD/bin/nvcc
+	unset CUDA_VISIBLE_DEVICES
+	run -0 gen -j4 N=1 K=2 PROBLEM=fp8-mm TARGET=hip-nvidia KS_LAUNCH='srun --gres=gpu:1 -N1 -n1'
+	run -0 jq -nc '[inputs | .device] | sort' pop/gen-001/c0/bench.json pop/gen-001/c1/bench.json
+	assert_output "[\"nvidia GPU 0 (Slurm's, SLURM_STEP_GPUS=0)\",\"nvidia GPU 1 (Slurm's, SLURM_STEP_GPUS=1)\"]"
+	# Slurm showed each runner its own GPU, and the two ran side by side
+	run -0 sh -c "tail -4 gpu.log | awk '{ print \$1 }' | tr '\n' ' '"
+	assert_output "start start end end "
+	run -0 sh -c "tail -4 gpu.log | awk '{ print \$2 }' | sort | tr '\n' ' '"
+	assert_output "0 0 1 1 "
+	for c in pop/gen-000/c0 pop/gen-001/c0 pop/gen-001/c1; do
+		id=$(jget $c/bench.json .launch.slurm_job_id)
+		assert_equal "$(jobcomp "$id" Name) $(jobcomp "$id" JobState)" "ks-bench COMPLETED"
+	done
 }
