@@ -196,9 +196,10 @@ main(int argc, char *argv[])
 	    "  (e.g. 'srun -N1 -n1'; split into words, never run by a shell).\n"
 	    "  See population(5) for every field.\n", &out);
 	/* KS_LAUNCH_BUILD: ks-build again, whole, where the launcher puts it (a node with the compiler) */
-	const char *args[4] = { out ? "-o" : dir, out, out ? dir : NULL, NULL };
+	const char *args[4] = { "-o", out, dir, NULL };
+	const char *const *again = out ? args : args + 2;
 
-	if ((rval = ks_launch("KS_LAUNCH_BUILD", (char *const *)args, dir)) < 0)
+	if ((rval = ks_launch("KS_LAUNCH_BUILD", (char *const *)again, dir)) < 0)
 		rval = ks_launch_note(-1) < 0 ? 1 : build(dir, out);
 	if (ks_launch_note(rval) < 0)
 		rval = 1;

@@ -456,10 +456,10 @@ ks_gpus_load(const struct ks_target *t, struct ks_gpus *g)
 	return 0;
 }
 
-/* the lock of one device: "cpu", or a GPU's index */
 /*
- * The host's name is in it: a KS_LOCK_DIR that the nodes of a cluster
- * share must not make the benches of two machines wait for each other.
+ * The lock of one device: "cpu", or a GPU's index.  The host's name is in
+ * it: a KS_LOCK_DIR that the nodes of a cluster share must not make the
+ * benches of two machines wait for each other.
  */
 static char *
 lock_path(const char *device, int index)
