@@ -313,3 +313,16 @@ SH
 		assert_equal "$(jobcomp "$id" Name) $(jobcomp "$id" JobState)" "ks-bench COMPLETED"
 	done
 }
+
+@test "with KS_PROFILE=1, ks-profile runs under KS_LAUNCH too, on the node that has the device" {
+	need_slurm
+	name=ksp$RANDOM$RANDOM
+	run -0 gen N=1 K=1 KS_PROFILE=1 KS_LAUNCH="srun -N1 -n1 -J $name"
+	assert_file_exists pop/gen-000/c0/profile.json
+	# three jobs: the two benches, and the profile of generation 1's base between them
+	run -0 sh -c "grep ' Name=$name JobState=COMPLETED ' '$JOBCOMP' | cut -d' ' -f1 | cut -d= -f2"
+	assert_equal "${#lines[@]}" 3
+	b0=$(jget pop/gen-000/c0/bench.json .launch.slurm_job_id)
+	b1=$(jget pop/gen-001/c0/bench.json .launch.slurm_job_id)
+	assert_equal "${lines[0]} ${lines[2]}" "$b0 $b1"
+}
