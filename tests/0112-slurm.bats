@@ -32,6 +32,8 @@ node_idle() {
 setup_file() {
 	local d=$BATS_FILE_TMPDIR/slurm host
 	mkdir -p "$d"
+	# the daemons are in /usr/sbin, which a user's PATH may lack
+	export PATH=$PATH:/usr/sbin
 	if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v munged >/dev/null; then
 		echo "Slurm is not installed (apt-get install slurm-wlm munge, or tools/ks-deps test)" >"$d/why"
 		return 0
