@@ -8,6 +8,12 @@
 # make -j builds and benches the K candidates of a generation in parallel
 # (ks-bench still times one kernel at a time per device).
 #
+#   make -j 16 generation N=5 KS_LAUNCH='srun --gres=gpu:1 -N1 -n1'
+#
+# spreads the benches over a Slurm cluster: make passes KS_LAUNCH (and
+# KS_LAUNCH_BUILD for the builds) to the tools in their environment, and
+# ks-bench runs itself under it, on the node (README: On a Slurm cluster).
+#
 #   gen-000/c0/candidate.json   ks-implement (the problem's seed)
 #   gen-NNN/select.json         ks-select     <- every bench.json of gen NNN-1
 #   gen-NNN/hypotheses.json     ks-hypothesize (after ks-profile on the base, with KS_PROFILE=1)

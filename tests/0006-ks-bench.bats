@@ -340,7 +340,7 @@ $(n_bench_shapes)"
 	use segv
 	# timed from the moment the lock is held, not from a guess at it: on a
 	# busy machine (bats --jobs) the holder may take its time to start
-	flock "$KS_LOCK_DIR/kernel-scientist-bench-cpu.lock" sh -c 'touch held; sleep 1.5' &
+	flock "$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-cpu.lock" sh -c 'touch held; sleep 1.5' &
 	for ((i = 0; i < 500; i++)); do [ -e held ] && break; sleep 0.02; done
 	assert_file_exists held
 	start=$(date +%s%N)
@@ -432,13 +432,13 @@ $(n_bench_shapes)"
 	cp -r pop other
 	# another ks-bench holds the CPU: its lock file names it
 	ks-bench other/gen-000/c0
-	run cat "$KS_LOCK_DIR/kernel-scientist-bench-cpu.lock"
+	run cat "$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-cpu.lock"
 	assert_output --regexp "^ks-bench [0-9]+ on other/gen-000/c0$"
-	flock "$KS_LOCK_DIR/kernel-scientist-bench-cpu.lock" sh -c 'touch held; sleep 1' &
+	flock "$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-cpu.lock" sh -c 'touch held; sleep 1' &
 	for ((i = 0; i < 500; i++)); do [ -e held ] && break; sleep 0.02; done
 	KS_QUIET=0 run -0 --separate-stderr ks-bench $C
 	wait
-	[[ $stderr == "ks-bench: waiting: '$KS_LOCK_DIR/kernel-scientist-bench-cpu.lock' is held by ks-bench "*" on other/gen-000/c0" ]] ||
+	[[ $stderr == "ks-bench: waiting: '$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-cpu.lock' is held by ks-bench "*" on other/gen-000/c0" ]] ||
 		fail "stderr: $stderr"
 }
 

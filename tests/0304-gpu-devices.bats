@@ -86,3 +86,31 @@ intervals() {
 	assert_output "ks-bench: bad KS_GPUS '0,x': expected GPU indices such as 0,1,3 (at most 64)"
 	assert_file_not_exists pop/gen-001/c0/bench.json
 }
+
+# What srun --gres=gpu:1 sets on a node under a device cgroup: the runtime
+# sees the step's GPU as its 0, Slurm names it by its index on the node
+# (SLURM_STEP_GPUS).  tests/0112 has a real Slurm give GPUs.
+@test "under Slurm, two steps on two GPUs of a node run at once, each GPU locked by its index on the node" {
+	CUDA_VISIBLE_DEVICES=0 SLURM_STEP_GPUS=2 SLURM_JOB_ID=7 SLURM_STEP_ID=0 ks-bench pop/gen-001/c0 &
+	CUDA_VISIBLE_DEVICES=0 SLURM_STEP_GPUS=3 SLURM_JOB_ID=8 SLURM_STEP_ID=0 SLURMD_NODENAME=n3 ks-bench pop/gen-001/c1 &
+	wait
+	run -0 jq -nc '[inputs | [.status, .device, .launch]]' pop/gen-001/c0/bench.json pop/gen-001/c1/bench.json
+	assert_output "[[\"ok\",\"nvidia GPU 2 (Slurm's, SLURM_STEP_GPUS=2)\",{\"slurm_job_id\":\"7\",\"slurm_step_id\":\"0\",\"node\":\"$(hostname)\"}],[\"ok\",\"nvidia GPU 3 (Slurm's, SLURM_STEP_GPUS=3)\",{\"slurm_job_id\":\"8\",\"slurm_step_id\":\"0\",\"node\":\"n3\"}]]"
+	# the runners were left Slurm's numbering, and ran side by side
+	run -0 sh -c "cut -d' ' -f2 gpu.log | sort -u"
+	assert_output 0
+	run -0 sh -c "awk '{ print \$1 }' gpu.log | tr '\n' ' '"
+	assert_output "start start end end "
+	assert_file_exists "$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-nvidia-2.lock"
+	assert_file_exists "$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-nvidia-3.lock"
+}
+
+@test "under Slurm, a step and a bench outside Slurm on the same GPU of a node take turns" {
+	CUDA_VISIBLE_DEVICES=0 SLURM_STEP_GPUS=3 SLURM_JOB_ID=7 ks-bench pop/gen-001/c0 &
+	KS_GPUS=3 ks-bench pop/gen-001/c1 &
+	wait
+	run -0 sh -c "awk '{ print \$1 }' gpu.log | tr '\n' ' '"
+	assert_output "start end start end "
+	run -0 jq -nc '[inputs.device] | sort' pop/gen-001/c0/bench.json pop/gen-001/c1/bench.json
+	assert_output "[\"nvidia GPU 3 (CUDA_VISIBLE_DEVICES=3)\",\"nvidia GPU 3 (Slurm's, SLURM_STEP_GPUS=3)\"]"
+}

@@ -551,6 +551,39 @@ out_paths:
 	return res;
 }
 
+/*
+ * KS_LAUNCH: ks-bench again, whole, on the machine the launcher picks
+ * (srun: a node of the cluster), where it takes the device's lock and
+ * runs the harness in its sandbox; only a candidate that was built goes
+ * there (any other verdict is written here, at once).  -1: no launcher.
+ */
+static int
+launch(const char *dir, const char *out, int heldout)
+{
+	const char *args[5] = { 0 }, *launcher = getenv("KS_LAUNCH");
+	struct ks_build_rec build;
+	char *bpath;
+	int built, n = 0;
+
+	if (!launcher || !*launcher)
+		return -1;
+	bpath = ks_easprintf("%s/build.json", dir);
+	built = ks_build_rec_load(bpath, KS_QUIET, &build) == 0 && build.ok && !build.rejected;
+	if (built)
+		ks_build_rec_free(&build);
+	free(bpath);
+	if (!built)
+		return -1;
+	if (heldout)
+		args[n++] = "-H";
+	if (out) {
+		args[n++] = "-o";
+		args[n++] = out;
+	}
+	args[n] = dir;
+	return ks_launch("KS_LAUNCH", (char *const *)args, dir);
+}
+
 static int
 bench(const char *dir, const char *out, int heldout)
 {
@@ -559,7 +592,8 @@ bench(const char *dir, const char *out, int heldout)
 	cJSON *res = NULL;
 	int rc = 1;
 
-	if (ks_cand_dir_parse(dir, &b.root, &b.gen, &b.slot) < 0)
+	/* launched: the first thing, so that the launcher's failure is never taken for ours */
+	if (ks_launch_note(-1) < 0 || ks_cand_dir_parse(dir, &b.root, &b.gen, &b.slot) < 0)
 		return 1;
 	ks_id_format(b.id, sizeof b.id, b.gen, b.slot);
 	/* a slot the generation's plans leave empty: nothing to bench (make asks anyway) */
@@ -567,6 +601,9 @@ bench(const char *dir, const char *out, int heldout)
 		rc = 0;
 		goto out;
 	}
+	if ((rc = launch(dir, out, heldout)) >= 0)
+		goto out;
+	rc = 1;
 	if (ks_run_load(b.root, &b.run) < 0)
 		goto out;
 	if (!(b.target = ks_target_find(b.run.target)) || ks_problem_load(b.run.problem, &b.prob) < 0)
@@ -578,6 +615,11 @@ bench(const char *dir, const char *out, int heldout)
 	}
 	if (load_settings(&b) < 0 || !(res = bench_cand(&b)))
 		goto out_prob;
+	/* where it ran: the Slurm job and node, when one ran it */
+	cJSON *where = ks_launch_where();
+
+	if (where)
+		cJSON_AddItemToObject(res, "launch", where);
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/%s", dir, heldout ? "heldout.json" : "bench.json");
 	if (ks_json_save(path, res) == 0)
 		rc = 0;
@@ -628,6 +670,8 @@ main(int argc, char *argv[])
 	    "  Environment: KS_TIME_CAP_S (timing per shape),\n"
 	    "  KS_BENCH_TIMEOUT_S (wall clock), KS_BENCH_MEMORY_MB, KS_MIN_RUNS,\n"
 	    "  KS_LOCK_DIR (where the per-device locks live, default /tmp),\n"
+	    "  KS_LAUNCH (a launcher that runs ks-bench itself elsewhere, e.g.\n"
+	    "  'srun --gres=gpu:1 -N1 -n1'; split into words, never run by a shell),\n"
 	    "  KS_GPUS (the GPUs to bench on, e.g. 0,1: the first free one is taken),\n"
 	    "  KS_BENCH_SALT (the inputs of an earlier bench.json's \"salt\"; default random),\n"
 	    "  KS_BENCH_FILE_MB (the largest file the harness may write, default 1024),\n"
@@ -638,6 +682,9 @@ main(int argc, char *argv[])
 
 	dir = ks_args(argc, argv, &spec);
 	rval = bench(dir, o.out, o.heldout);
+	/* under KS_LAUNCH: how this ended, for the ks-bench that launched this one */
+	if (ks_launch_note(rval) < 0)
+		rval = 1;
 	if (ks_fclose_stdout() < 0)
 		rval = 1;
 	return rval;

@@ -191,9 +191,18 @@ main(int argc, char *argv[])
 	    "  and \"rejected\" when the candidate is not built because it breaks a rule\n"
 	    "  (ks-implement rejected it, or the static check refuses its source).\n"
 	    "  A kernel that does not compile is recorded with \"ok\": false (exit 0).\n"
-	    "  Environment: KS_CC, the C compiler of target cpu (default cc).\n"
+	    "  Environment: KS_CC, the C compiler of target cpu (default cc);\n"
+	    "  KS_LAUNCH_BUILD, a launcher that runs ks-build itself elsewhere\n"
+	    "  (e.g. 'srun -N1 -n1'; split into words, never run by a shell).\n"
 	    "  See population(5) for every field.\n", &out);
-	rval = build(dir, out);
+	/* KS_LAUNCH_BUILD: ks-build again, whole, where the launcher puts it (a node with the compiler) */
+	const char *args[4] = { "-o", out, dir, NULL };
+	const char *const *again = out ? args : args + 2;
+
+	if ((rval = ks_launch("KS_LAUNCH_BUILD", (char *const *)again, dir)) < 0)
+		rval = ks_launch_note(-1) < 0 ? 1 : build(dir, out);
+	if (ks_launch_note(rval) < 0)
+		rval = 1;
 	if (ks_fclose_stdout() < 0)
 		rval = 1;
 	return rval;

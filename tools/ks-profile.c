@@ -363,8 +363,17 @@ main(int argc, char *argv[])
 	    "  names) with Nsight Compute: one call on the benchmark shape furthest\n"
 	    "  from the speed of light, and writes pop/gen-NNN/cS/profile.json with\n"
 	    "  occupancy, DRAM and SM throughput, warp stalls and bank conflicts.\n"
-	    "  Where no profiler runs, profile.json says why (\"skipped\"), exit 0.\n", &out);
-	rval = run(dir, out);
+	    "  Where no profiler runs, profile.json says why (\"skipped\"), exit 0.\n"
+	    "  Environment: KS_LAUNCH, a launcher that runs ks-profile itself on the\n"
+	    "  machine with the GPU (e.g. 'srun --gres=gpu:1 -N1 -n1'), as ks-bench.\n", &out);
+	/* KS_LAUNCH: ks-profile again, whole, on the node that has the device, as ks-bench */
+	const char *args[4] = { "-o", out, dir, NULL };
+	const char *const *again = out ? args : args + 2;
+
+	if ((rval = ks_launch("KS_LAUNCH", (char *const *)again, dir)) < 0)
+		rval = ks_launch_note(-1) < 0 ? 1 : run(dir, out);
+	if (ks_launch_note(rval) < 0)
+		rval = 1;
 	if (ks_fclose_stdout() < 0)
 		rval = 1;
 	return rval;

@@ -186,6 +186,35 @@ void ks_sandbox_signal_fix(char *const *argv, struct ks_proc_result *r);
 int ks_lock_any(char *const *paths, int n, const char *who);
 
 /*
+ * ks_launch.c: a tool run again under a launcher that var names
+ * (KS_LAUNCH='srun --gres=gpu:1 -N1 -n1'), so that it does all its work
+ * on the machine the launcher picks.
+ */
+char *ks_host_name(void);   /* gethostname(), never NULL; '/' as '_' so that it fits in a file name */
+/*
+ * The launcher's words, split as a shell splits them ('...', "...", \),
+ * but never run by a shell: what a shell would expand or run ($, `, ;,
+ * |, &, <, >, globs) is refused.  NULL with a message naming var.
+ */
+char **ks_launch_words(const char *var, const char *s);
+/*
+ * This tool again (its own absolute path, then args), under the launcher
+ * that var names, when var holds a word; waits.  The tool is told
+ * (KS_LAUNCHED, var unset) to note in a file of dir that it started, and
+ * its exit status (ks_launch_note).  Returns -1 when var is unset or
+ * blank (nothing run: do the work here); else the tool's exit status
+ * when it finished, or 1 after one line naming var and what the
+ * launcher did (exited with status 1 before the tool started, say).  A
+ * SIGINT, SIGTERM or SIGHUP is passed on to the launcher as SIGTERM,
+ * then re-raised once it is gone.
+ */
+int ks_launch(const char *var, char *const args[], const char *dir);
+/* Under a launcher: rc -1 notes the start, else the exit status; 0, or -1 with a message. */
+int ks_launch_note(int rc);
+/* Where this process runs under Slurm: {"slurm_job_id", "slurm_step_id", "node"}; NULL outside a job. */
+cJSON *ks_launch_where(void);
+
+/*
  * ks_stage.c: the files the stages hand to each other, one loader each.
  * A loader reads the file, checks every field that population(5) gives
  * it (an error line names the file and the field), and fills a record
@@ -377,16 +406,20 @@ cJSON *ks_target_resources(const struct ks_target *t, const char *diagnostics);
  * /dev/dri/renderDN for AMD, which KS_GPUS overrides where that counts
  * other GPUs too).  Where the user set CUDA_VISIBLE_DEVICES or
  * HIP_VISIBLE_DEVICES, what it shows is one device (n == 0), as a CPU is.
+ * Where Slurm gave GPUs (SLURM_STEP_GPUS, else SLURM_JOB_GPUS, first of
+ * all), the device is the first, by its index on the node (slurm).
  */
 struct ks_gpus {
 	int index[KS_LOCK_ANY_MAX], n;
-	int given;                  /* from KS_GPUS: benched even where no device node is seen */
+	int given;                  /* from KS_GPUS or Slurm: benched even where no device node is seen */
+	const char *slurm;          /* Slurm gave the step index[0]: the variable that says so; NULL: not Slurm */
 };
 int ks_gpus_load(const struct ks_target *t, struct ks_gpus *g);   /* -1 with a message for a bad KS_GPUS */
 /*
  * One harness at a time per device, even under make -j: waits for the
  * first free device of g (the CPU when g->n is 0) and holds its lock
- * (in KS_LOCK_DIR, default /tmp) until the process exits; a GPU is made
+ * (in KS_LOCK_DIR, default /tmp, named by the host and the device) until
+ * the process exits; a GPU is made
  * the only one the runner sees, and *desc names it (caller frees; NULL
  * for the CPU).  what (the candidate's folder) goes into the lock, and a
  * bench that must wait says whose it waits for.  Returns 0, or -1 with a

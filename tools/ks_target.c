@@ -386,6 +386,42 @@ visibility_var(const struct ks_target *t)
 	return strcmp(t->device, "amd") == 0 ? "HIP_VISIBLE_DEVICES" : "CUDA_VISIBLE_DEVICES";
 }
 
+/*
+ * Where Slurm gave this step its GPUs (srun --gres=gpu:1), it has shown
+ * the runtime those alone (CUDA_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES),
+ * numbered as the node numbers them or, under a device cgroup, from 0;
+ * SLURM_STEP_GPUS (else SLURM_JOB_GPUS) names them by their index on the
+ * node either way (srun(1)).  The lock to take is the first one's (the
+ * runtime's device 0, on which the runner runs), by that index: the lock
+ * a ks-bench outside Slurm takes for that GPU, so that two steps on two
+ * GPUs of a node never wait for each other.  1 when Slurm gave GPUs.
+ */
+static int
+slurm_gpus(struct ks_gpus *g)
+{
+	const char *var = "SLURM_STEP_GPUS", *ids = getenv(var);
+	char *first;
+	long v;
+	int got = 0;
+
+	if (!ids || !*ids)
+		ids = getenv(var = "SLURM_JOB_GPUS");
+	if (!ids || !*ids)
+		return 0;
+	/* "2,3" or "2-3": the first */
+	first = ks_estrndup(ids, strcspn(ids, ",-"));
+	if (ks_parse_int(first, 0, 4095, &v) == 0) {
+		g->index[0] = (int)v;
+		g->n = 1;
+		g->slurm = var;
+		/* the allocation says the GPU is there, as KS_GPUS does */
+		g->given = 1;
+		got = 1;
+	}
+	free(first);
+	return got;
+}
+
 /* KS_GPUS, else the machine's GPUs (ks.h) */
 int
 ks_gpus_load(const struct ks_target *t, struct ks_gpus *g)
@@ -412,7 +448,7 @@ ks_gpus_load(const struct ks_target *t, struct ks_gpus *g)
 		g->given = 1;
 		return 0;
 	}
-	if (getenv(visibility_var(t)))
+	if (slurm_gpus(g) || getenv(visibility_var(t)))
 		return 0;
 	n = amd ? count_devices("/dev/dri", "renderD") : count_devices("/dev", "nvidia");
 	for (g->n = 0; g->n < n && g->n < KS_LOCK_ANY_MAX; g->n++)
@@ -420,17 +456,25 @@ ks_gpus_load(const struct ks_target *t, struct ks_gpus *g)
 	return 0;
 }
 
-/* the lock of one device: "cpu", or a GPU's index */
+/*
+ * The lock of one device: "cpu", or a GPU's index.  The host's name is in
+ * it: a KS_LOCK_DIR that the nodes of a cluster share must not make the
+ * benches of two machines wait for each other.
+ */
 static char *
 lock_path(const char *device, int index)
 {
 	const char *dir = getenv("KS_LOCK_DIR");
+	char *host = ks_host_name(), *p;
 
 	if (!dir || !*dir)
 		dir = "/tmp";
 	if (index < 0)
-		return ks_easprintf("%s/kernel-scientist-bench-%s.lock", dir, device);
-	return ks_easprintf("%s/kernel-scientist-bench-%s-%d.lock", dir, device, index);
+		p = ks_easprintf("%s/kernel-scientist-bench-%s-%s.lock", dir, host, device);
+	else
+		p = ks_easprintf("%s/kernel-scientist-bench-%s-%s-%d.lock", dir, host, device, index);
+	free(host);
+	return p;
 }
 
 /* the first free device, its lock held until exit (ks.h) */
@@ -451,6 +495,11 @@ ks_device_take(const struct ks_target *t, const struct ks_gpus *g, const char *w
 		free(paths[i]);
 	if (got < 0 || !g->n)
 		return got < 0 ? -1 : 0;
+	if (g->slurm) {
+		/* the node's numbering; the runtime sees what Slurm showed it, left alone */
+		*desc = ks_easprintf("%s GPU %d (Slurm's, %s=%s)", t->device, g->index[0], g->slurm, getenv(g->slurm));
+		return 0;
+	}
 	char *index = ks_easprintf("%d", g->index[got]);
 
 	if (setenv(var, index, 1) < 0) {
