@@ -274,3 +274,125 @@ ok"
 	run -0 ks-report pop
 	assert_output --partial "$best"
 }
+
+# fake_popcorn TEST BENCHMARK: a popcorn-cli on PATH that prints the
+# recorded output tests/fixtures/popcorn/TEST.txt for --mode test and
+# BENCHMARK.txt for --mode benchmark, after the lines popcorn-cli prints
+# before a direct submission's result (src/cmd/submit.rs); the error
+# fixtures go to stderr with exit status 1, as popcorn-cli's errors do.
+# Each call's arguments go to popcorn.log, the file it was given to
+# popcorn-submitted.MODE.
+fake_popcorn() {
+	mkdir -p bin
+	cat >bin/popcorn-cli <<'EOF2'
+#!/bin/sh
+log=$FAKE_POPCORN_DIR/popcorn.log
+printf '%s\n' "$*" >>"$log"
+mode= gpu= lb= prev=
+for a; do
+	case $prev in --mode) mode=$a ;; --gpu) gpu=$a ;; --leaderboard) lb=$a ;; esac
+	prev=$a
+	file=$a
+done
+cp "$file" "$FAKE_POPCORN_DIR/popcorn-submitted.$mode"
+case $mode in test) fixture=$FAKE_POPCORN_TEST ;; benchmark) fixture=$FAKE_POPCORN_BENCHMARK ;; *) exit 64 ;; esac
+case $fixture in
+rate-limit | unknown-leaderboard)
+	cat "$FAKE_POPCORN_FIXTURES/$fixture.txt" >&2
+	exit 1 ;;
+esac
+printf 'Submitting solution directly with:\n  File: %s\n  Leaderboard: %s\n  GPU: %s\n  Mode: %s\nSubmission result: ' \
+	"$file" "$lb" "$gpu" "$mode"
+cat "$FAKE_POPCORN_FIXTURES/$fixture.txt"
+EOF2
+	chmod +x bin/popcorn-cli
+	export PATH="$BATS_TEST_TMPDIR/bin:$PATH" FAKE_POPCORN_DIR=$BATS_TEST_TMPDIR
+	export FAKE_POPCORN_FIXTURES=$KS_ROOT/tests/fixtures/popcorn FAKE_POPCORN_TEST=$1 FAKE_POPCORN_BENCHMARK=${2:-}
+	export KS_EVAL_CMD="ks-eval-popcorn --leaderboard amd-fp8-mm --gpu MI300"
+}
+
+@test "ks-eval-popcorn: test mode, then benchmark mode, with the leaderboard, the GPU and the kernel; three timed shapes" {
+	seed
+	fake_popcorn test-pass benchmark
+	run -0 ks-bench pop/gen-000/c0
+	run -0 cat popcorn.log
+	assert_output "submit --no-tui --gpu MI300 --leaderboard amd-fp8-mm --mode test submission.c
+submit --no-tui --gpu MI300 --leaderboard amd-fp8-mm --mode benchmark submission.c"
+	cmp popcorn-submitted.test pop/gen-000/c0/kernel.c
+	cmp popcorn-submitted.benchmark pop/gen-000/c0/kernel.c
+	run -0 jf pop/gen-000/c0/bench.json .status .evaluator .device .timer '[.results[].shape]' \
+		'[.results[] | [.time_us, .stderr_us, .min_us, .max_us, .runs]]' '.score_us * 1000 | round'
+	assert_output "ok
+ks-eval-popcorn: GPU MODE leaderboard amd-fp8-mm on MI300 (popcorn-cli)
+MI300 (GPU MODE leaderboard amd-fp8-mm on MI300)
+GPU MODE's eval.py: the mean of its timed calls
+$SHAPES
+[[8.43,0.021,8.12,9.87,null],[21.6,0.05,21,24.3,null],[1.803,0.0021,1.771,1.95,null]]
+$(jq -n '[8.43, 21.6, 1.803] | map(log) | add / 3 | exp * 1000 | round')"
+}
+
+@test "ks-eval-popcorn reads eval.py's key-value lines, printed as a JSON string" {
+	seed
+	fake_popcorn test-pass benchmark-raw
+	run -0 ks-bench pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/bench.json .status '[.results[] | [.time_us, .stderr_us, .min_us, .max_us, .runs]]'
+	assert_output "ok
+[[8.4305,0.021,8.12,9.87,100],[21.6,0.05,21,24.3,100],[1.8032,0.0021,1.771,1.95,57]]"
+}
+
+@test "ks-eval-popcorn: a failed test, a compile error, a timeout and a failed benchmark are the kernel's verdicts" {
+	seed
+	fake_popcorn test-fail benchmark
+	run -0 ks-bench pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/bench.json .status .message .device
+	assert_output "incorrect
+the evaluator said incorrect: test: k: 512; m: 64; n: 128; seed: 4582: mismatch found! custom implementation doesn't match reference: Number of mismatched elements: 81
+MI300 (GPU MODE leaderboard amd-fp8-mm on MI300)"
+	# no benchmark after a failed test
+	run -0 cat popcorn.log
+	assert_output "submit --no-tui --gpu MI300 --leaderboard amd-fp8-mm --mode test submission.c"
+	fake_popcorn compile-fail benchmark
+	run -0 ks-bench pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/bench.json .status .message
+	assert_output "build_failed
+the evaluator said build_failed: test: compilation failed with code 1: submission.hip:41:5: error: use of undeclared identifier 'acc'"
+	fake_popcorn run-timeout benchmark
+	run -0 ks-bench pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/bench.json .status .message
+	assert_output "timeout
+the evaluator said timeout: test: timed out after 180.00 seconds"
+	fake_popcorn test-pass benchmark-fail
+	run -0 ks-bench pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/bench.json .status .message
+	assert_output "incorrect
+the evaluator said incorrect: benchmark: k: 320; m: 512; n: 384; seed: 9123: mismatch found! custom implementation doesn't match reference: Number of mismatched elements: 12"
+}
+
+@test "ks-eval-popcorn: a rate limit or an unknown leaderboard is unavailable: ks-bench exits 1 and records nothing" {
+	seed
+	fake_popcorn rate-limit benchmark
+	run -1 ks-bench pop/gen-000/c0
+	assert_output "ks-bench: the evaluator could not judge 'pop/gen-000/c0': popcorn-cli --mode test exited with status 1: Error: Server returned status 429 Too Many Requests: Rate limit exceeded: 6 submissions per hour per user on amd-fp8-mm; try again in 23 minutes"
+	assert_file_not_exists pop/gen-000/c0/bench.json
+	rm popcorn.log
+	fake_popcorn test-pass unknown-leaderboard
+	run -1 ks-bench pop/gen-000/c0
+	assert_output "ks-bench: the evaluator could not judge 'pop/gen-000/c0': popcorn-cli --mode benchmark exited with status 1: Error: Server returned status 404 Not Found: Leaderboard 'amd-fp8-mmm' does not exist"
+	assert_file_not_exists pop/gen-000/c0/bench.json
+	run -0 wc -l <popcorn.log
+	assert_output 2
+	# no popcorn-cli at all
+	KS_POPCORN_CLI=$BATS_TEST_TMPDIR/none run -1 ks-bench pop/gen-000/c0
+	assert_output "ks-bench: the evaluator could not judge 'pop/gen-000/c0': cannot run $BATS_TEST_TMPDIR/none: No such file or directory"
+}
+
+@test "ks-eval-popcorn: usage errors exit 2" {
+	run -2 ks-eval-popcorn --gpu MI300 kernel.c
+	assert_line --index 0 "ks-eval-popcorn: no leaderboard: give --leaderboard or KS_POPCORN_LEADERBOARD"
+	run -2 ks-eval-popcorn --gpu MI300 --leaderboard x
+	assert_line --index 0 "ks-eval-popcorn: one kernel file is needed"
+	run -2 ks-eval-popcorn --bogus kernel.c
+	assert_line --index 0 "ks-eval-popcorn: unknown flag '--bogus'"
+	run -0 ks-eval-popcorn --help
+	assert_line --index 0 "usage: ks-eval-popcorn [--gpu GPU] [--leaderboard NAME] [--cli PROGRAM] file"
+}
