@@ -6,6 +6,7 @@
 
 bats_require_minimum_version 1.5.0
 load helper/common
+load helper/llm
 
 SHAPES='[{"M":256,"N":256,"K":256},{"M":512,"N":384,"K":320},{"M":200,"N":640,"K":448}]'
 
@@ -18,6 +19,10 @@ setup() {
 	jq '.name = "xsgemm" | .targets = ["external"]' "$KS_ROOT/kernels/sgemm/problem.json" >kernels/xsgemm/problem.json
 	export KS_KERNELS_DIR=$BATS_TEST_TMPDIR/kernels
 	unset KS_EVAL_CMD
+}
+
+teardown() {
+	llm_server_stop
 }
 
 # evaluator NAME: an executable ./NAME from stdin
@@ -395,4 +400,21 @@ the evaluator said incorrect: benchmark: k: 320; m: 512; n: 384; seed: 9123: mis
 	assert_line --index 0 "ks-eval-popcorn: unknown flag '--bogus'"
 	run -0 ks-eval-popcorn --help
 	assert_line --index 0 "usage: ks-eval-popcorn [--gpu GPU] [--leaderboard NAME] [--cli PROGRAM] file"
+}
+
+@test "an LLM stage on target external: the model is told the evaluator judges, and where the benchmarks ran" {
+	seed 3
+	knob_evaluator
+	run -0 ks-bench pop/gen-000/c0
+	mkdir -p pop/gen-001
+	jq -n '{base: "g000c0", reference: "g000c0", reason: "the only kernel"}' >pop/gen-001/select.json
+	local plans
+	plans=$(jq -n '{avenues: [range(10) | "avenue \(.)"], plans: [range(5) | {title: "plan \(.)",
+		description: "d", rubric: "r", uplift_min: 0, uplift_max: 10, innovation: 5}]}')
+	llm_server_start "$(jq -nc --arg t "$plans" '{fixture: [{content: $t}]}')"
+	run -0 ks-hypothesize pop/gen-001
+	run -0 llm_request 1 '.body.messages[1].content'
+	assert_output --partial "An external evaluator (target \`external\`): the kernel is not compiled or run on this machine."
+	assert_output --partial "The benchmarks run on: a test GPU"
+	refute_output --partial "The kernels are compiled for"
 }
