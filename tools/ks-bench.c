@@ -495,12 +495,14 @@ out:
 static cJSON *
 bench_external(struct bench *b)
 {
-	char *kernel = ks_kernel_path_find(b->dir);
+	char *kernel = ks_easprintf("%s/kernel.%s", b->dir, ks_target_ext(b->target, &b->prob));
 	struct ks_external_job j = { &b->prob, b->shapes, b->heldout, b->id, b->dir, kernel, b->timeout_s };
 	cJSON *res = NULL;
 
+	if (!ks_exists(kernel))
+		ks_warnx("'%s' does not exist: run ks-implement on '%s' first", kernel, b->dir);
 	/* one evaluation at a time from this machine, as one harness per device: a leaderboard limits its rate */
-	if (kernel && ks_device_take(b->target, &b->gpus, b->dir, &b->device) == 0) {
+	else if (ks_device_take(b->target, &b->gpus, b->dir, &b->device) == 0) {
 		res = new_result(b, "crashed", NULL);
 		if (ks_external_judge(&j, res) < 0) {
 			cJSON_Delete(res);

@@ -416,8 +416,6 @@ struct ks_external_job {
  * malformed, the program cannot be started, or it said "unavailable".
  */
 int ks_external_judge(const struct ks_external_job *j, cJSON *res);
-/* KS_EVAL_CMD's words ('...', "..." and \ quote); NULL with *why (caller frees) */
-char **ks_external_argv(const char *cmd, char **why);
 
 /* ks_hash.c: SHA-256, as lowercase hex, of what a result was measured on */
 struct ks_hash;

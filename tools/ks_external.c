@@ -53,8 +53,8 @@
 #include "ks.h"
 
 /* KS_EVAL_CMD as words; NULL with *why (caller frees) when a quote is left open or no word is given */
-char **
-ks_external_argv(const char *cmd, char **why)
+static char **
+external_argv(const char *cmd, char **why)
 {
 	char **argv = NULL;
 	size_t n = 0;
@@ -457,7 +457,7 @@ ks_external_judge(const struct ks_external_job *j, cJSON *res)
 		    "\"External evaluators\")");
 		return -1;
 	}
-	if (!(argv = ks_external_argv(cmd, &why))) {
+	if (!(argv = external_argv(cmd, &why))) {
 		ks_warnx("bad KS_EVAL_CMD '%s': %s", cmd, why);
 		free(why);
 		return -1;
