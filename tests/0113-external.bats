@@ -418,3 +418,54 @@ the evaluator said incorrect: benchmark: k: 320; m: 512; n: 384; seed: 9123: mis
 	assert_output --partial "The benchmarks run on: a test GPU"
 	refute_output --partial "The kernels are compiled for"
 }
+
+@test "a problem in Python for target external only: no harness, kernel.py, the offline proposer's knobs reach the evaluator" {
+	mkdir -p kernels/pyvec
+	cat >kernels/pyvec/problem.json <<'J'
+{
+  "name": "pyvec", "description": "a vector add, as a GPU MODE leaderboard takes it: a Python submission",
+  "language": "python", "targets": ["external"],
+  "entry_point": "def custom_kernel(data: input_t) -> output_t", "entry_name": "custom_kernel",
+  "dims": ["size"], "harness_sources": [], "seed_kernel": "submission.py", "task": "task.md",
+  "tolerance": {"rtol": 1e-5, "atol": 1e-8},
+  "test_shapes": [{"size": 127}, {"size": 4096}],
+  "bench_shapes": [{"size": 1024}, {"size": 65536}]
+}
+J
+	echo "Add two vectors." >kernels/pyvec/task.md
+	cat >kernels/pyvec/submission.py <<'P'
+#!POPCORN leaderboard vectoradd
+# the knob the offline proposer turns, read by the evaluator of this test:
+#define BLOCK 256  # ks-tune: 64 128 256 512
+import torch
+from task import input_t, output_t
+
+def custom_kernel(data: input_t) -> output_t:
+    a, b = data
+    return a + b
+P
+	evaluator eval.py <<'EOF2'
+#!/usr/bin/env python3
+import json, os, re, sys
+src = open(sys.argv[-1]).read()
+block = int(re.search(r"^#define BLOCK (\d+)", src, re.M).group(1))
+with open(os.path.join(os.environ["BATS_TEST_TMPDIR"], "calls.log"), "a") as log:
+    log.write(json.dumps({"file": os.path.basename(sys.argv[-1]), "block": block}) + "\n")
+shapes = json.loads(os.environ["KS_EVAL_SHAPES"])
+print(json.dumps({"status": "correct", "shapes": [{"shape": s, "time_us": s["size"] * block / 1e4} for s in shapes]}))
+EOF2
+	export KS_EVAL_CMD=$BATS_TEST_TMPDIR/eval.py
+	run -0 gen N=2 PROBLEM=pyvec TARGET=external K=2
+	assert_file_exists pop/gen-000/c0/kernel.py
+	cmp kernels/pyvec/submission.py pop/gen-000/c0/kernel.py
+	run -0 jq -sc 'map(.file) | unique' calls.log
+	assert_output '["kernel.py"]'
+	# the seed's 256, then each plan's; the smallest block is the fastest, and generation 2 starts from it
+	run -0 jq -sc 'map(.block)' calls.log
+	assert_output --regexp '^\[256,(64|128|512),(64|128|512),'
+	local best
+	best=$(for f in pop/gen-00[01]/c*/bench.json; do jq -r '[.score_us, .id] | @tsv' "$f"; done | sort -g | head -1 | cut -f2)
+	[ "$best" != g000c0 ] || fail "no plan beat the seed"
+	run -0 jget pop/gen-002/select.json .base
+	assert_output "$best"
+}
