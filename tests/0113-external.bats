@@ -321,8 +321,12 @@ EOF2
 	fake_popcorn test-pass benchmark
 	run -0 ks-bench pop/gen-000/c0
 	run -0 cat popcorn.log
-	assert_output "submit --no-tui --gpu MI300 --leaderboard amd-fp8-mm --mode test submission.c
-submit --no-tui --gpu MI300 --leaderboard amd-fp8-mm --mode benchmark submission.c"
+	assert_line --index 0 --regexp '^submit --no-tui --gpu MI300 --leaderboard amd-fp8-mm --mode test /[^ ]*/ks-eval-popcorn\.[^/ ]*/submission\.c$'
+	assert_line --index 1 --regexp '^submit --no-tui --gpu MI300 --leaderboard amd-fp8-mm --mode benchmark /[^ ]*/ks-eval-popcorn\.[^/ ]*/submission\.c$'
+	assert_equal "${#lines[@]}" 2
+	# the copy it submitted is gone
+	run -0 find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'ks-eval-popcorn.*' -newer pop/gen-000/c0/build.json
+	assert_output ""
 	cmp popcorn-submitted.test pop/gen-000/c0/kernel.c
 	cmp popcorn-submitted.benchmark pop/gen-000/c0/kernel.c
 	run -0 jf pop/gen-000/c0/bench.json .status .evaluator .device .timer '[.results[].shape]' \
@@ -355,7 +359,7 @@ the evaluator said incorrect: test: k: 512; m: 64; n: 128; seed: 4582: mismatch 
 MI300 (GPU MODE leaderboard amd-fp8-mm on MI300)"
 	# no benchmark after a failed test
 	run -0 cat popcorn.log
-	assert_output "submit --no-tui --gpu MI300 --leaderboard amd-fp8-mm --mode test submission.c"
+	assert_output --regexp '^submit --no-tui --gpu MI300 --leaderboard amd-fp8-mm --mode test [^ ]*/submission\.c$'
 	fake_popcorn compile-fail benchmark
 	run -0 ks-bench pop/gen-000/c0
 	run -0 jf pop/gen-000/c0/bench.json .status .message
