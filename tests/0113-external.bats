@@ -473,3 +473,35 @@ EOF2
 	run -0 jget pop/gen-002/select.json .base
 	assert_output "$best"
 }
+
+@test "KS_EVAL_CHECK_CMD: ks-build checks the kernel first; a kernel it fails is build_failed, and no evaluator sees it" {
+	evaluator check.sh <<'EOF2'
+#!/bin/sh
+# a check that refuses a kernel holding the word FORBIDDEN
+echo "checking $(basename "$1")"
+if grep -q FORBIDDEN "$1"; then echo "line 3: FORBIDDEN is not allowed" >&2; exit 1; fi
+EOF2
+	export KS_EVAL_CHECK_CMD="$BATS_TEST_TMPDIR/check.sh"
+	knob_evaluator
+	seed
+	run -0 jf pop/gen-000/c0/build.json .ok .command .diagnostics
+	assert_output "true
+$BATS_TEST_TMPDIR/check.sh $(realpath pop/gen-000/c0/kernel.c)
+not compiled: target external hands the source to the evaluator (KS_EVAL_CMD), which builds and judges it
+checking kernel.c"
+	echo "/* FORBIDDEN */" >>pop/gen-000/c0/kernel.c
+	run -0 ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .ok .diagnostics
+	assert_output "false
+not compiled: target external hands the source to the evaluator (KS_EVAL_CMD), which builds and judges it
+checking kernel.c
+line 3: FORBIDDEN is not allowed
+the check (KS_EVAL_CHECK_CMD) exited with status 1"
+	run -0 ks-bench pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/bench.json .status .message
+	assert_output "build_failed
+the kernel failed the check KS_EVAL_CHECK_CMD: see diagnostics in build.json"
+	assert_file_not_exists calls.log
+	KS_EVAL_CHECK_CMD="check.sh 'x" run -1 ks-build pop/gen-000/c0
+	assert_output "ks-build: bad KS_EVAL_CHECK_CMD 'check.sh 'x': a single quote is not closed"
+}

@@ -528,7 +528,9 @@ bench_cand(struct bench *b)
 		/* refused by ks-implement or by ks-build's static check */
 		res = new_result(b, "rejected", build.rejected);
 	} else if (!build.ok) {
-		res = new_result(b, "build_failed", "the kernel did not compile: see diagnostics in build.json");
+		res = new_result(b, "build_failed", ks_target_external(b->target) ? "the kernel failed the check "
+		    "KS_EVAL_CHECK_CMD: see diagnostics in build.json" : "the kernel did not compile: see diagnostics in "
+		    "build.json");
 	} else if (ks_target_external(b->target)) {
 		/* judged by the user's evaluator (KS_EVAL_CMD), not by a harness here: no runner */
 		res = bench_external(b);

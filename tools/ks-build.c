@@ -89,6 +89,11 @@ not_compiled(const struct build *b)
 	cJSON_AddNullToObject(res, "resources");
 	cJSON_AddStringToObject(res, "kernel_sha256", sum);
 	free(sum);
+	/* the user's own check, when set: a kernel it fails is not built, and no evaluator sees it */
+	if (ks_external_check(&b->prob, b->kernel, b->log, res) < 0) {
+		cJSON_Delete(res);
+		return NULL;
+	}
 	return res;
 }
 
@@ -225,7 +230,8 @@ main(int argc, char *argv[])
 	    "  (ks-implement rejected it, or the static check refuses its source).\n"
 	    "  A kernel that does not compile is recorded with \"ok\": false (exit 0).\n"
 	    "  Environment: KS_CC, the C compiler of target cpu (default cc).\n"
-	    "  Target external compiles nothing: the evaluator (KS_EVAL_CMD) does.\n"
+	    "  Target external compiles nothing: the evaluator (KS_EVAL_CMD) does;\n"
+	    "  KS_EVAL_CHECK_CMD, when set, checks the kernel first.\n"
 	    "  See population(5) for every field.\n", &out);
 	rval = build(dir, out);
 	if (ks_fclose_stdout() < 0)

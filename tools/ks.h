@@ -409,6 +409,15 @@ struct ks_external_job {
 	double timeout_s;        /* KS_BENCH_TIMEOUT_S, else limits.bench_s */
 };
 /*
+ * KS_EVAL_CHECK_CMD, ks-build's check of a kernel for target external
+ * before any evaluator sees it (a syntax check, say, which costs no
+ * leaderboard submission): unset, 0 and nothing done; else it runs with
+ * the kernel's absolute path appended, its output in log, and sets ok,
+ * command, seconds and diagnostics of the build record rec; 1 when it
+ * ran.  -1 with a message when it is malformed or cannot be started.
+ */
+int ks_external_check(const struct ks_problem *p, const char *source, const char *log, cJSON *rec);
+/*
  * Runs the evaluator on the candidate and sets the verdict in res (a
  * bench.json record): status, message, correct, results, score_us,
  * score_stat, timer, device, evaluator.  A broken or silent evaluator is
@@ -450,6 +459,10 @@ char *ks_compile_refusal(const struct ks_compile_job *j);
  * message when the compiler could not be run at all.
  */
 int ks_compile(const struct ks_compile_job *j, cJSON *rec);
+/* The wall-clock limit of a build: problem.json limits.build_s, else 120 s. */
+double ks_compile_limit_s(const struct ks_problem *p);
+/* What a build's log holds, cut to a size a prompt can hold, and, when !ok, a last line "<who> <how it failed>". */
+char *ks_compile_diagnostics(const char *log, const struct ks_proc_result *r, int ok, const char *who);
 /* The SHA-256 of the harness's files: kernels/common, the problem's harness sources and headers. */
 char *ks_harness_sha256(const struct ks_problem *p);
 

@@ -442,6 +442,64 @@ read_verdict(const struct ks_external_job *j, const char *text, const char *prog
 	return rc;
 }
 
+/* the words of the command variable var with path appended; NULL said */
+static char **
+command_argv(const char *var, const char *cmd, const char *path)
+{
+	char **argv, *why;
+	size_t n;
+
+	if (!(argv = external_argv(cmd, &why))) {
+		ks_warnx("bad %s '%s': %s", var, cmd, why);
+		free(why);
+		return NULL;
+	}
+	for (n = 0; argv[n]; n++)
+		;
+	ks_argv_add(&argv, &n, ks_estrdup(path));
+	return argv;
+}
+
+int
+ks_external_check(const struct ks_problem *p, const char *source, const char *log, cJSON *rec)
+{
+	const char *cmd = getenv("KS_EVAL_CHECK_CMD");
+	struct ks_proc_opts o = { 0 };
+	struct ks_proc_result r;
+	char **argv, *path, *quoted, *diag, *out;
+	int ok;
+
+	if (!cmd || !*cmd)
+		return 0;
+	if (!(path = realpath(source, NULL))) {
+		ks_warn("cannot resolve '%s'", source);
+		return -1;
+	}
+	argv = command_argv("KS_EVAL_CHECK_CMD", cmd, path);
+	free(path);
+	if (!argv)
+		return -1;
+	o.out_path = o.err_path = log;
+	o.timeout_s = ks_compile_limit_s(p);
+	if (ks_proc_run(argv, &o, &r) < 0) {
+		ks_argv_free(argv);
+		return -1;
+	}
+	ok = r.exited && r.status == 0;
+	quoted = ks_shell_quote_argv(argv);
+	out = ks_compile_diagnostics(log, &r, ok, "the check (KS_EVAL_CHECK_CMD)");
+	diag = ks_easprintf("%s\n%s", ks_json_str(rec, "diagnostics", NULL), out);
+	free(out);
+	ks_json_set_num(rec, "seconds", (double)(long)(r.seconds * 1000 + 0.5) / 1000);
+	cJSON_ReplaceItemInObjectCaseSensitive(rec, "ok", cJSON_CreateBool(ok));
+	ks_json_set_str(rec, "command", quoted);
+	ks_json_set_str(rec, "diagnostics", diag);
+	free(quoted);
+	free(diag);
+	ks_argv_free(argv);
+	return 1;
+}
+
 int
 ks_external_judge(const struct ks_external_job *j, cJSON *res)
 {
@@ -449,7 +507,6 @@ ks_external_judge(const struct ks_external_job *j, cJSON *res)
 	char **argv, *why, *source, *box = NULL, *outp = NULL, *log = NULL, *text = NULL, prog[256];
 	struct ks_proc_opts o = { 0 };
 	struct ks_proc_result pr;
-	size_t n;
 	int fd, rc = -1;
 
 	if (!cmd || !*cmd) {
@@ -457,19 +514,14 @@ ks_external_judge(const struct ks_external_job *j, cJSON *res)
 		    "\"External evaluators\")");
 		return -1;
 	}
-	if (!(argv = external_argv(cmd, &why))) {
-		ks_warnx("bad KS_EVAL_CMD '%s': %s", cmd, why);
-		free(why);
-		return -1;
-	}
 	if (!(source = realpath(j->source, NULL))) {
 		ks_warn("cannot resolve '%s'", j->source);
-		ks_argv_free(argv);
 		return -1;
 	}
-	for (n = 0; argv[n]; n++)
-		;
-	ks_argv_add(&argv, &n, ks_estrdup(source));
+	if (!(argv = command_argv("KS_EVAL_CMD", cmd, source))) {
+		free(source);
+		return -1;
+	}
 	ks_path_basename(argv[0], prog, sizeof prog);
 	box = ks_easprintf("%s/.eval", j->dir);
 	outp = ks_easprintf("%s/.eval-out.XXXXXX", j->dir);
