@@ -83,3 +83,31 @@ fenced() {
 	run -1 writers
 	assert_output "ks-build writes gen-000/c0/bench.json, whose one writer is ks-bench"
 }
+
+@test "target external: the evaluator's scratch is ks-bench's, and the files are those of any generation" {
+	mkdir -p kernels
+	cp -r "$KS_ROOT/kernels/common" kernels/
+	cp -r "$KS_ROOT/kernels/sgemm" kernels/xsgemm
+	jq '.name = "xsgemm" | .targets = ["external"]' "$KS_ROOT/kernels/sgemm/problem.json" >kernels/xsgemm/problem.json
+	export KS_KERNELS_DIR=$BATS_TEST_TMPDIR/kernels
+	# an evaluator that uses its working directory, and times every shape
+	cat >eval.sh <<'EOF2'
+#!/bin/sh
+cp "$KS_EVAL_SOURCE" ./copy
+printf '{"status": "correct", "shapes": %s}\n' "$(echo "$KS_EVAL_SHAPES" | jq -c 'map({shape: ., time_us: 5})')"
+EOF2
+	chmod +x eval.sh
+	export KS_EVAL_CMD=$BATS_TEST_TMPDIR/eval.sh
+	run -0 traced sh -ec '
+		ks-init -p xsgemm -t external -k 2 pop
+		ks-implement pop/gen-000/c0; ks-build pop/gen-000/c0; ks-bench pop/gen-000/c0; ks-bench -H pop/gen-000/c0
+		ks-select pop/gen-001; ks-hypothesize pop/gen-001
+		for s in 0 1; do ks-implement pop/gen-001/c$s; ks-build pop/gen-001/c$s; ks-bench pop/gen-001/c$s; done
+		ks-report pop >/dev/null'
+	run jq -r .status pop/gen-001/c0/bench.json pop/gen-001/c1/bench.json
+	assert_output $'ok\nok'
+	run writers
+	assert_success
+	assert_line "gen-NNN/cS/bench.json ks-bench"
+	assert_line "gen-NNN/cS/build.json ks-build"
+}

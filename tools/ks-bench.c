@@ -510,6 +510,28 @@ out:
 	return res;
 }
 
+/* Target external: the verdict of the evaluator the user names (ks_external.c); NULL when there is none (said). */
+static cJSON *
+bench_external(struct bench *b)
+{
+	char *kernel = ks_easprintf("%s/kernel.%s", b->dir, ks_target_ext(b->target, &b->prob));
+	struct ks_external_job j = { &b->prob, b->shapes, b->heldout, b->id, b->dir, kernel, b->timeout_s };
+	cJSON *res = NULL;
+
+	if (!ks_exists(kernel))
+		ks_warnx("'%s' does not exist: run ks-implement on '%s' first", kernel, b->dir);
+	/* one evaluation at a time from this machine, as one harness per device: a leaderboard limits its rate */
+	else if (ks_device_take(b->target, &b->gpus, b->dir, &b->device) == 0) {
+		res = new_result(b, "crashed", NULL);
+		if (ks_external_judge(&j, res) < 0) {
+			cJSON_Delete(res);
+			res = NULL;
+		}
+	}
+	free(kernel);
+	return res;
+}
+
 /* The verdict on a built candidate, or the record of why it was not built; NULL on a tool error (said). */
 static cJSON *
 bench_cand(struct bench *b)
@@ -525,7 +547,12 @@ bench_cand(struct bench *b)
 		/* refused by ks-implement or by ks-build's static check */
 		res = new_result(b, "rejected", build.rejected);
 	} else if (!build.ok) {
-		res = new_result(b, "build_failed", "the kernel did not compile: see diagnostics in build.json");
+		res = new_result(b, "build_failed", ks_target_external(b->target) ? "the kernel failed the check "
+		    "KS_EVAL_CHECK_CMD: see diagnostics in build.json" : "the kernel did not compile: see diagnostics in "
+		    "build.json");
+	} else if (ks_target_external(b->target)) {
+		/* judged by the user's evaluator (KS_EVAL_CMD), not by a harness here: no runner */
+		res = bench_external(b);
 	} else if (!b->gpus.given && !ks_target_device_present(b->target)) {
 		/* A GPU kernel built on a machine without that GPU waits for one: not a failure. */
 		char *why = ks_easprintf("no %s device on this machine for target %s: bench it where there is one",
@@ -677,6 +704,8 @@ main(int argc, char *argv[])
 	    "  KS_BENCH_FILE_MB (the largest file the harness may write, default 1024),\n"
 	    "  KS_BENCH_PROCS (processes and threads of the harness, default 4096),\n"
 	    "  KS_SANDBOX (bwrap, the default where bubblewrap runs, or basic).\n"
+	    "  Target external: KS_EVAL_CMD, the command that judges the kernel instead\n"
+	    "  of the harness (README.md, \"External evaluators\").\n"
 	    "  -H: time the problem's held-out shapes instead (never shown to a model,\n"
 	    "  never in the score) and write heldout.json (make heldout).\n", "Ho:", on_flag, &o, NULL, NULL };
 

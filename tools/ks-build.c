@@ -61,6 +61,42 @@ refusal(const struct build *b)
 	return why ? why : ks_compile_refusal(&job);
 }
 
+/*
+ * Target external: nothing is compiled here, the evaluator named by
+ * KS_EVAL_CMD takes the source as it is (ks_external.c), and neither
+ * the harness's static check nor its symbol list applies to a kernel
+ * that another system runs.  The record says so, and hashes the kernel
+ * so that an edit of it is benched again.
+ */
+static cJSON *
+not_compiled(const struct build *b)
+{
+	cJSON *res = cJSON_CreateObject();
+	char *sum = ks_sha256_file(b->kernel);
+
+	if (!sum) {
+		cJSON_Delete(res);
+		return NULL;
+	}
+	unlink(b->runner);
+	cJSON_AddBoolToObject(res, "ok", 1);
+	cJSON_AddStringToObject(res, "target", b->target->name);
+	cJSON_AddNullToObject(res, "compiler");
+	cJSON_AddNullToObject(res, "command");
+	cJSON_AddNumberToObject(res, "seconds", 0);
+	cJSON_AddStringToObject(res, "diagnostics", "not compiled: target external hands the source to the "
+	    "evaluator (KS_EVAL_CMD), which builds and judges it");
+	cJSON_AddNullToObject(res, "resources");
+	cJSON_AddStringToObject(res, "kernel_sha256", sum);
+	free(sum);
+	/* the user's own check, when set: a kernel it fails is not built, and no evaluator sees it */
+	if (ks_external_check(&b->prob, b->kernel, b->log, res) < 0) {
+		cJSON_Delete(res);
+		return NULL;
+	}
+	return res;
+}
+
 /* The kernel's build record; NULL when the compiler could not be run (said). */
 static cJSON *
 compile(struct build *b)
@@ -73,6 +109,8 @@ compile(struct build *b)
 		ks_warnx("'%s' does not exist: run ks-implement on '%s' first", b->kernel, b->dir);
 		return NULL;
 	}
+	if (ks_target_external(b->target))
+		return not_compiled(b);
 	if ((why = refusal(b))) {
 		char *rule = ks_easprintf("the kernel %s", why), *sum = ks_sha256_file(b->kernel);
 
@@ -147,7 +185,7 @@ build(const char *dir, const char *out)
 	/* a kernel put in a slot by hand, without candidate.json, is built too */
 	if (ks_cand_rec_load(cpath, KS_OPTIONAL, &cand) < 0)
 		goto out_prob;
-	b.kernel = ks_easprintf("%s/kernel.%s", dir, b.target->ext);
+	b.kernel = ks_easprintf("%s/kernel.%s", dir, ks_target_ext(b.target, &b.prob));
 	b.runner = ks_easprintf("%s/runner", dir);
 	b.log = ks_easprintf("%s/build.log", dir);
 	if (cand.rejected) {
@@ -194,6 +232,8 @@ main(int argc, char *argv[])
 	    "  Environment: KS_CC, the C compiler of target cpu (default cc);\n"
 	    "  KS_LAUNCH_BUILD, a launcher that runs ks-build itself elsewhere\n"
 	    "  (e.g. 'srun -N1 -n1'; split into words, never run by a shell).\n"
+	    "  Target external compiles nothing: the evaluator (KS_EVAL_CMD) does;\n"
+	    "  KS_EVAL_CHECK_CMD, when set, checks the kernel first.\n"
 	    "  See population(5) for every field.\n", &out);
 	/* KS_LAUNCH_BUILD: ks-build again, whole, where the launcher puts it (a node with the compiler) */
 	const char *args[4] = { "-o", out, dir, NULL };

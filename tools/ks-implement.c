@@ -19,6 +19,7 @@ struct slot {
 	long gen, slot;
 	struct ks_run run;
 	const struct ks_target *target;
+	char ext[32];           /* the kernel file's extension (ks_target_ext) */
 	int unplanned;          /* the generation keeps no plan for this slot */
 };
 
@@ -129,7 +130,7 @@ reference_section(const struct slot *s, const struct ks_problem *p, const struct
 		    "yet.\n", base->id);
 	times = ks_ctx_times(ref, p);
 	out = ks_easprintf("## A reference kernel worth learning from, %s\n\nMeasured: %s\n\n```%s\n%s```\n",
-	    ref->id, times, s->target->ext, rcode);
+	    ref->id, times, s->ext, rcode);
 	free(times);
 	return out;
 }
@@ -177,7 +178,7 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, 
 	const char *keys[] = { "task", "target", "entry_point", "language", "base_id", "base_code", "reference_id",
 		"reference_code", "plan_title", "plan_description", "plan_rubric", "knowledge", "base_times",
 		"reference", "selection_reason" };
-	const char *vals[] = { task, target, entry_point, s->target->ext, base->id, bcode, ref->id, rcode, title,
+	const char *vals[] = { task, target, entry_point, s->ext, base->id, bcode, ref->id, rcode, title,
 		desc, rubric, knowledge, btimes, rsection, reason };
 	if (!(prompt = ks_prompt_render("implement", keys, vals, 15)) || ks_mkdir_p(s->dir) < 0)
 		goto out;
@@ -236,7 +237,7 @@ compiles(const struct slot *s, const struct ks_problem *p, const char *code, cha
 		ks_warn("cannot make a temporary directory '%s'", dir);
 		goto out;
 	}
-	kernel = ks_easprintf("%s/kernel.%s", dir, s->target->ext);
+	kernel = ks_easprintf("%s/kernel.%s", dir, s->ext);
 	runner = ks_easprintf("%s/runner", dir);
 	log = ks_easprintf("%s/build.log", dir);
 	struct ks_compile_job job = { s->target, p, kernel, runner, log };
@@ -271,7 +272,7 @@ ask_repair(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p,
 	if (task && target && entry_point) {
 		const char *keys[] = { "task", "target", "entry_point", "language", "code", "diagnostics", "plan_title",
 			"plan_description", "plan_rubric" };
-		const char *vals[] = { task, target, entry_point, s->target->ext, code, diagnostics, title, desc,
+		const char *vals[] = { task, target, entry_point, s->ext, code, diagnostics, title, desc,
 			rubric };
 		if ((prompt = ks_prompt_render("repair", keys, vals, 9)) &&
 		    ks_ask(llm, prompt, s->dir, name, ks_check_code, &cc, &why) == 1) {
@@ -350,6 +351,9 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 	/* a bad setting is said before any call is paid for */
 	if ((tries = repair_tries()) < 0)
 		goto out;
+	/* target external compiles nothing here: its evaluator says whether the code builds */
+	if (ks_target_external(s->target))
+		tries = 0;
 	if ((online = ks_llm_open(&llm, "implement", s->root, (s->gen - 1) * s->run.k + s->slot)) < 0 || ks_problem_load(s->run.problem, &p) < 0 ||
 	    ks_cands_load(s->root, s->gen, 0, &c, &n) < 0 ||
 	    ks_select_load(gdir, c, n, &base, &ref) < 0 || !(h = ks_hypotheses_load(gdir, s->run.k)))
@@ -436,12 +440,22 @@ implement(const char *dir, const char *out)
 		goto out;
 	if (!(s.target = ks_target_find(s.run.target)))
 		goto out_run;
+	if (s.target->ext) {
+		snprintf(s.ext, sizeof s.ext, "%s", s.target->ext);
+	} else {
+		struct ks_problem p;
+
+		if (ks_problem_load(s.run.problem, &p) < 0)
+			goto out_run;
+		snprintf(s.ext, sizeof s.ext, "%s", ks_target_ext(s.target, &p));
+		ks_problem_free(&p);
+	}
 	src = s.gen == 0 ? seed_source(&s, &cand) : planned_source(&s, &cand, &rejected);
 	if (!cand) {
 		rc = s.unplanned ? 0 : 1;
 		goto out_run;
 	}
-	kpath = ks_easprintf("%s/kernel.%s", dir, s.target->ext);
+	kpath = ks_easprintf("%s/kernel.%s", dir, s.ext);
 	cpath = out ? ks_estrdup(out) : ks_easprintf("%s/candidate.json", dir);
 	if (ks_mkdir_p(dir) < 0)
 		goto out_run;

@@ -93,9 +93,11 @@ names_prefix(const char *code, const char *prefix)
  * run, not met as a seed recorded incorrect.  The reference's name
  * matters: the static check keeps kernels from calling names with
  * _reference in them, and any other name would be theirs to call.
+ * Target external runs no harness here (its evaluator has its own): its
+ * problem needs the seed alone.
  */
 static int
-problem_files_valid(const struct ks_problem *p)
+problem_files_valid(const struct ks_problem *p, int external)
 {
 	char *path = ks_problem_file(p, "seed_kernel"), *code = path ? ks_file_read(path, NULL) : NULL;
 	char *ref = ks_easprintf("%s_reference", p->entry_name);
@@ -109,6 +111,10 @@ problem_files_valid(const struct ks_problem *p)
 	}
 	free(code);
 	free(path);
+	if (external) {
+		free(ref);
+		return ok;
+	}
 	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(p->json, "harness_sources")) {
 		char *h = cJSON_IsString(src) ? ks_easprintf("%s/%s", p->dir, src->valuestring) : NULL;
 
@@ -156,7 +162,9 @@ create(const char *root, const char *out, const char *problem, const char *targe
 		const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(p.json, "targets"), 0);
 		target = cJSON_IsString(t) ? t->valuestring : "cpu";
 	}
-	if (!ks_target_find(target) || !problem_files_valid(&p))
+	const struct ks_target *t = ks_target_find(target);
+
+	if (!t || !problem_files_valid(&p, ks_target_external(t)))
 		goto out;
 	if (!target_supported(&p, target)) {
 		ks_warnx("problem '%s' does not support target '%s' (see '%s')", problem, target, p.path);

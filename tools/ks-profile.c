@@ -325,7 +325,7 @@ run(const char *operand, const char *out)
 	bpath = ks_easprintf("%s/bench.json", dir);
 	if (ks_bench_rec_load(bpath, 0, &pr.bench) < 0)
 		goto out_prob;
-	kpath = ks_easprintf("%s/kernel.%s", dir, pr.target->ext);
+	kpath = ks_easprintf("%s/kernel.%s", dir, ks_target_ext(pr.target, &pr.prob));
 	pr.kernel_sha256 = ks_sha256_file(kpath);
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/profile.json", dir);
 	/* a base chosen again: its profile stands while its kernel does */

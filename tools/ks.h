@@ -379,7 +379,7 @@ enum ks_resource_report {
 };
 struct ks_target {
 	const char *name;
-	const char *ext;            /* kernel source extension */
+	const char *ext;            /* kernel source extension; NULL: the problem's seed's (ks_target_ext) */
 	const char *compiler;       /* the program run ... */
 	const char *compiler_env;   /* ... unless this variable names another */
 	const char *const *flags;
@@ -388,13 +388,17 @@ struct ks_target {
 	const char *const *common;  /* shared harness sources in kernels/common */
 	const char *const *includes; /* include folders under kernels/common, before the system's */
 	const char *const *libs;
-	const char *device;         /* what ks-bench needs: "cpu", "nvidia", "amd" */
+	const char *device;         /* what ks-bench needs: "cpu", "nvidia", "amd", "external" (KS_EVAL_CMD) */
 	enum ks_resource_report resources;
 	const char *const *imports; /* the symbols a kernel's object may import (nm -u), exactly */
 	int host_asm;               /* inline assembly may appear (device code has it); 0: refused */
 };
 const struct ks_target *ks_target_find(const char *name);   /* NULL with a message */
 const char *ks_target_names(void);
+/* the extension of the target's kernel file: its own, else the problem's seed's (target external) */
+const char *ks_target_ext(const struct ks_target *t, const struct ks_problem *p);
+/* 1 for the target judged by the user's command (KS_EVAL_CMD): nothing compiled, no harness run here */
+int ks_target_external(const struct ks_target *t);
 const char *ks_target_compiler(const struct ks_target *t);
 char *ks_target_arch_flag(const struct ks_target *t);       /* NULL when the target has none */
 const char *ks_target_arch(const struct ks_target *t);      /* KS_GPU_ARCH or the default; NULL for the CPU */
@@ -432,6 +436,37 @@ char *ks_kernel_path_quiet(const char *dir);   /* the same, NULL without a word 
 /* 1 when this machine has the device the target runs on. */
 int ks_target_device_present(const struct ks_target *t);
 
+/*
+ * ks_external.c: target external, a kernel judged by the command the
+ * user names in KS_EVAL_CMD (the protocol is written there and in
+ * README.md, "External evaluators").
+ */
+struct ks_external_job {
+	const struct ks_problem *prob;
+	const cJSON *shapes;     /* the shapes to time: bench_shapes, or heldout_shapes */
+	int heldout;             /* ks-bench -H: no test shapes */
+	const char *id, *dir;    /* the candidate */
+	const char *source;      /* its kernel file */
+	double timeout_s;        /* KS_BENCH_TIMEOUT_S, else limits.bench_s */
+};
+/*
+ * KS_EVAL_CHECK_CMD, ks-build's check of a kernel for target external
+ * before any evaluator sees it (a syntax check, say, which costs no
+ * leaderboard submission): unset, 0 and nothing done; else it runs with
+ * the kernel's absolute path appended, its output in log, and sets ok,
+ * command, seconds and diagnostics of the build record rec; 1 when it
+ * ran.  -1 with a message when it is malformed or cannot be started.
+ */
+int ks_external_check(const struct ks_problem *p, const char *source, const char *log, cJSON *rec);
+/*
+ * Runs the evaluator on the candidate and sets the verdict in res (a
+ * bench.json record): status, message, correct, results, score_us,
+ * score_stat, timer, device, evaluator.  A broken or silent evaluator is
+ * a verdict (0).  -1 with a message when KS_EVAL_CMD is unset or
+ * malformed, the program cannot be started, or it said "unavailable".
+ */
+int ks_external_judge(const struct ks_external_job *j, cJSON *res);
+
 /* ks_hash.c: SHA-256, as lowercase hex, of what a result was measured on */
 struct ks_hash;
 struct ks_hash *ks_hash_new(void);
@@ -465,6 +500,10 @@ char *ks_compile_refusal(const struct ks_compile_job *j);
  * message when the compiler could not be run at all.
  */
 int ks_compile(const struct ks_compile_job *j, cJSON *rec);
+/* The wall-clock limit of a build: problem.json limits.build_s, else 120 s. */
+double ks_compile_limit_s(const struct ks_problem *p);
+/* What a build's log holds, cut to a size a prompt can hold, and, when !ok, a last line "<who> <how it failed>". */
+char *ks_compile_diagnostics(const char *log, const struct ks_proc_result *r, int ok, const char *who);
 /* The SHA-256 of the harness's files: kernels/common, the problem's harness sources and headers. */
 char *ks_harness_sha256(const struct ks_problem *p);
 

@@ -123,8 +123,8 @@ compiler_version(const char *cc)
 	return out;
 }
 
-static double
-build_limit_s(const struct ks_problem *p)
+double
+ks_compile_limit_s(const struct ks_problem *p)
 {
 	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(p->json, "limits");
 	double v;
@@ -132,9 +132,8 @@ build_limit_s(const struct ks_problem *p)
 	return ks_json_num(limits, "build_s", NULL, &v) == 0 && v > 0 ? v : 120;
 }
 
-/* The compiler's output, cut to a size a prompt can hold, and why it failed. */
-static char *
-diagnostics(const char *log, const struct ks_proc_result *r, int ok)
+char *
+ks_compile_diagnostics(const char *log, const struct ks_proc_result *r, int ok, const char *who)
 {
 	char *diag = ks_file_read(log, NULL), *why, *d;
 
@@ -145,7 +144,7 @@ diagnostics(const char *log, const struct ks_proc_result *r, int ok)
 	if (ok)
 		return diag;
 	why = ks_proc_describe(r);
-	d = ks_easprintf("%scompiler %s\n", diag, why);
+	d = ks_easprintf("%s%s %s\n", diag, who, why);
 	free(diag);
 	free(why);
 	return d;
@@ -213,7 +212,7 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec)
 		goto out;
 	cmd = ks_shell_quote_argv(argv);
 	o.out_path = o.err_path = j->log;
-	o.timeout_s = build_limit_s(j->prob);
+	o.timeout_s = ks_compile_limit_s(j->prob);
 	/* the compiler reads untrusted source: no keys in its environment, no network */
 	o.sandbox = 1;
 	o.fsize_mb = 4096;
@@ -222,7 +221,7 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec)
 	if (ks_proc_run(argv, &o, &r) < 0)
 		goto out;
 	ok = r.exited && r.status == 0 && ks_exists(j->runner);
-	diag = diagnostics(j->log, &r, ok);
+	diag = ks_compile_diagnostics(j->log, &r, ok, "compiler");
 	cJSON_AddBoolToObject(rec, "ok", ok);
 	cJSON_AddStringToObject(rec, "target", j->target->name);
 	cJSON_AddStringToObject(rec, "compiler", version);
@@ -264,7 +263,7 @@ expanded(const struct ks_compile_job *j, const char *dir)
 	ks_argv_add(&argv, &n, ks_estrdup("-E"));
 	ks_argv_add(&argv, &n, ks_estrdup(j->kernel));
 	o.out_path = out;
-	o.timeout_s = build_limit_s(j->prob);
+	o.timeout_s = ks_compile_limit_s(j->prob);
 	o.sandbox = 1;
 	o.fsize_mb = 1024;
 	text = ks_proc_run(argv, &o, &r) == 0 && r.exited && r.status == 0 ? ks_file_read(out, NULL) : NULL;
@@ -376,7 +375,7 @@ imports_refusal(const struct ks_compile_job *j, const char *dir)
 	ks_argv_add(&argv, &n, ks_estrdup(j->kernel));
 	ks_argv_add(&argv, &n, ks_estrdup("-o"));
 	ks_argv_add(&argv, &n, ks_estrdup(obj));
-	o.timeout_s = build_limit_s(j->prob);
+	o.timeout_s = ks_compile_limit_s(j->prob);
 	o.sandbox = 1;
 	o.fsize_mb = 4096;
 	if (ks_proc_run(argv, &o, &r) == 0 && r.exited && r.status == 0) {

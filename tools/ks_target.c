@@ -109,6 +109,12 @@ static const struct ks_target targets[] = {
 	/* MI300X is gfx942; Debian 12's hipcc 5.2 knows gfx940 but not gfx942 (KS_GPU_ARCH=gfx940). */
 	{ "hip-amd", "hip", "hipcc", "KS_HIPCC", hip_amd_flags, "--offload-arch=%s", "gfx942", hip_common,
 	    no_includes, no_libs, "amd", KS_RES_AMDGPU, hip_amd_imports, 1 },
+	/*
+	 * Judged by a command the user names (KS_EVAL_CMD, ks_external.c):
+	 * nothing is compiled here, and the kernel is in the seed's language.
+	 */
+	{ "external", NULL, NULL, NULL, NULL, NULL, NULL, NULL, no_includes, no_libs, "external", KS_RES_NONE,
+	    NULL, 1 },
 };
 
 const struct ks_target *
@@ -133,6 +139,23 @@ ks_target_names(void)
 			strcat(names, targets[i].name);
 		}
 	return names;
+}
+
+const char *
+ks_target_ext(const struct ks_target *t, const struct ks_problem *p)
+{
+	const char *dot;
+
+	if (t->ext)
+		return t->ext;
+	dot = strrchr(p->seed_kernel, '.');
+	return dot && dot[1] && !strchr(dot, '/') ? dot + 1 : "txt";
+}
+
+int
+ks_target_external(const struct ks_target *t)
+{
+	return strcmp(t->device, "external") == 0;
 }
 
 const char *
@@ -329,14 +352,27 @@ ks_target_device_present(const struct ks_target *t)
 char *
 ks_kernel_path_quiet(const char *dir)
 {
+	DIR *d;
+	struct dirent *e;
+	char *found = NULL;
+
 	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+		if (!targets[i].ext)
+			continue;
 		char *p = ks_easprintf("%s/kernel.%s", dir, targets[i].ext);
 
 		if (ks_exists(p))
 			return p;
 		free(p);
 	}
-	return NULL;
+	/* target external: the kernel is in its problem's seed's language, kernel.<any> */
+	if (!(d = opendir(dir)))
+		return NULL;
+	while (!found && (e = readdir(d)))
+		if (strncmp(e->d_name, "kernel.", 7) == 0 && e->d_name[7] && !strchr(e->d_name + 7, '.'))
+			found = ks_easprintf("%s/%s", dir, e->d_name);
+	closedir(d);
+	return found;
 }
 
 char *
@@ -350,7 +386,9 @@ ks_kernel_path_find(const char *dir)
 	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
 		size_t j = 0;
 
-		while (j < i && strcmp(targets[j].ext, targets[i].ext) != 0)
+		if (!targets[i].ext)
+			continue;
+		while (j < i && (!targets[j].ext || strcmp(targets[j].ext, targets[i].ext) != 0))
 			j++;
 		if (j == i)	/* the first target with this extension */
 			ks_buf_printf(&names, "%skernel.%s", names.len ? ", " : "", targets[i].ext);
@@ -431,7 +469,7 @@ ks_gpus_load(const struct ks_target *t, struct ks_gpus *g)
 	char *end;
 
 	memset(g, 0, sizeof *g);
-	if (strcmp(t->device, "cpu") == 0)
+	if (strcmp(t->device, "cpu") == 0 || ks_target_external(t))
 		return 0;
 	if (given && *given) {
 		for (p = given; *p; p = *end ? end + 1 : end) {
