@@ -129,7 +129,9 @@ clean:
 # their own path (ks_data_dir) and pipeline.mk finds the tools.
 KS_DATADIR = $(PREFIX)/share/kernel-scientist
 KS_MANDIR = $(PREFIX)/share/man
-KS_MAN1 = $(KS_TOOLS:%=man/%.1)
+# ks-eval-popcorn: the evaluator for GPU MODE's leaderboards (target external), a script
+KS_SCRIPTS = ks-eval-popcorn
+KS_MAN1 = $(KS_TOOLS:%=man/%.1) $(KS_SCRIPTS:%=man/%.1)
 KS_DATA_FILES = $(shell find prompts kernels -type f | LC_ALL=C sort) pipeline.mk
 # (its folders, deepest first: what uninstall removes when they are empty)
 KS_DATA_DIRS = $(shell find prompts kernels -type d | LC_ALL=C sort -r)
@@ -138,7 +140,7 @@ KS_DATA_DIRS = $(shell find prompts kernels -type d | LC_ALL=C sort -r)
 install: tools
 	install -d '$(DESTDIR)$(PREFIX)/bin' '$(DESTDIR)$(KS_MANDIR)/man1' '$(DESTDIR)$(KS_MANDIR)/man5' \
 		'$(DESTDIR)$(KS_MANDIR)/man7' '$(DESTDIR)$(KS_DATADIR)'
-	install -m 755 $(KS_BINS) '$(DESTDIR)$(PREFIX)/bin'
+	install -m 755 $(KS_BINS) $(KS_SCRIPTS:%=tools/%) '$(DESTDIR)$(PREFIX)/bin'
 	install -m 644 $(KS_MAN1) '$(DESTDIR)$(KS_MANDIR)/man1'
 	install -m 644 man/population.5 '$(DESTDIR)$(KS_MANDIR)/man5'
 	install -m 644 man/kernel-scientist.7 '$(DESTDIR)$(KS_MANDIR)/man7'
@@ -152,6 +154,7 @@ install: tools
 # problem of one's own added there stays, with its folders
 uninstall:
 	rm -f $(KS_TOOLS:%='$(DESTDIR)$(PREFIX)/bin/%') $(KS_TOOLS:%='$(DESTDIR)$(KS_MANDIR)/man1/%.1') \
+		$(KS_SCRIPTS:%='$(DESTDIR)$(PREFIX)/bin/%') $(KS_SCRIPTS:%='$(DESTDIR)$(KS_MANDIR)/man1/%.1') \
 		'$(DESTDIR)$(KS_MANDIR)/man5/population.5' '$(DESTDIR)$(KS_MANDIR)/man7/kernel-scientist.7'
 	@for f in $(KS_DATA_FILES); do rm -f '$(DESTDIR)$(KS_DATADIR)'/"$$f" || exit 1; done
 	@for d in $(KS_DATA_DIRS); do \

@@ -35,6 +35,10 @@
 # that make was started with, which the make of ks-pipeline below reads)
 ks_mk := $(realpath $(lastword $(MAKEFILE_LIST)))
 ks_top := $(firstword $(MAKEFILE_LIST))
+# make splits file names at spaces: a pipeline.mk in a folder with one cannot find itself
+ifeq ($(ks_mk),)
+$(error pipeline.mk: cannot find its own path, '$(lastword $(MAKEFILE_LIST))' (make cannot name a file in a folder whose path holds a space): install with a PREFIX without spaces)
+endif
 
 POP ?= population
 PROBLEM ?= sgemm

@@ -8,7 +8,9 @@ bats_require_minimum_version 1.5.0
 load helper/common
 load helper/llm
 
-TOOLS='ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report'
+# the C tools, which every variable of the README's "all" rows concerns, and the evaluator script
+C_TOOLS='ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report'
+TOOLS="$C_TOOLS ks-eval-popcorn"
 
 setup_file() {
 	DEST=$BATS_FILE_TMPDIR/dest
@@ -69,6 +71,14 @@ expected_list() {
 	run -0 jget "$BATS_FILE_TMPDIR/start/pop/gen-000/c0/build.json" .command
 	assert_output --partial "-I$DATA/kernels/common "
 	assert_output --partial "-I$DATA/kernels/sgemm "
+}
+
+@test "a pipeline.mk in a folder whose path holds a space stops with one line saying so" {
+	# (before: it could not find itself, and took the tools of ../../bin from wherever make ran)
+	mkdir "with space"
+	cp "$DATA/pipeline.mk" "with space/"
+	run -2 make --no-print-directory -f "$BATS_TEST_TMPDIR/with space/pipeline.mk" report POP=pop
+	assert_output --partial "pipeline.mk: cannot find its own path, 'space/pipeline.mk' (make cannot name a file in a folder whose path holds a space)"
 }
 
 @test "an installed copy runs make generation from an unrelated directory, on a problem folder of one's own" {
@@ -171,7 +181,7 @@ $stderr}"
 			assert_file_exists "$PREFIX/share/man/man${xr#* }/${xr% *}.${xr#* }"
 		done < <(sed -n 's/^\.Xr \(ks-[a-z]*\|population\|kernel-scientist\) \([0-9]\).*/\1 \2/p' "$page")
 	done
-	assert_equal "$n" 9
+	assert_equal "$n" 10
 }
 
 @test "each tool's page: the sections a page has, the SYNOPSIS is the tool's usage line, the exit statuses 0, 1 and 2" {
@@ -205,7 +215,7 @@ readme_env_rows() {
 	while read -r var used; do
 		n=$((n + 1))
 		case $used in
-		all) pages=$TOOLS ;;
+		all) pages=$C_TOOLS ;;
 		make) pages=kernel-scientist ;;
 		*) pages=$used ;;
 		esac
@@ -299,11 +309,19 @@ $output"
 @test "EXAMPLES of ks-report(1) run" {
 	run_examples ks-report.1 "$START"
 	assert_file_exists work/pop2/gen-002/hypotheses.json
+	run -0 grep -c '<svg' work/pop/report.html
+}
+
+@test "EXAMPLES of ks-eval-popcorn(1) run" {
+	run_examples ks-eval-popcorn.1 "$START"
+	assert_equal "$EXAMPLES_RUN" 1
 }
 
 @test "EXAMPLES of kernel-scientist(7) run, from an empty directory" {
 	run_examples kernel-scientist.7
-	assert_equal "$EXAMPLES_RUN" 8
+	assert_equal "$EXAMPLES_RUN" 9
+	# make report wrote the page beside the table
+	assert_file_exists work/pop/report.html
 	assert_equal "$(jget work/mypop/run.json .problem)" mygemm
 	assert_equal "$(jget work/pop/gen-001/c2/bench.json .status)" ok
 	assert_equal "$(jget work/pop/gen-000/c0/heldout.json .status)" ok

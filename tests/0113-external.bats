@@ -61,6 +61,8 @@ print(json.dumps({"status": "correct", "evaluator": "knobs", "device": "a test G
                 "stderr_us": 0.001, "runs": 20} for i, s in reversed(list(enumerate(shapes)))]}))
 EOF
 	export KS_EVAL_CMD="$BATS_TEST_TMPDIR/eval.py --flag 'two words'"
+	# the evaluator sees an exact list of variables: it names its log's folder
+	export KS_EVAL_ENV=BATS_TEST_TMPDIR
 }
 
 @test "ks-build compiles nothing for target external, and says so in build.json" {
@@ -302,7 +304,7 @@ done
 cp "$file" "$FAKE_POPCORN_DIR/popcorn-submitted.$mode"
 case $mode in test) fixture=$FAKE_POPCORN_TEST ;; benchmark) fixture=$FAKE_POPCORN_BENCHMARK ;; *) exit 64 ;; esac
 case $fixture in
-rate-limit | unknown-leaderboard)
+rate-limit | unknown-leaderboard | too-large)
 	cat "$FAKE_POPCORN_FIXTURES/$fixture.txt" >&2
 	exit 1 ;;
 esac
@@ -314,6 +316,7 @@ EOF2
 	export PATH="$BATS_TEST_TMPDIR/bin:$PATH" FAKE_POPCORN_DIR=$BATS_TEST_TMPDIR
 	export FAKE_POPCORN_FIXTURES=$KS_ROOT/tests/fixtures/popcorn FAKE_POPCORN_TEST=$1 FAKE_POPCORN_BENCHMARK=${2:-}
 	export KS_EVAL_CMD="ks-eval-popcorn --leaderboard amd-fp8-mm --gpu MI300"
+	export KS_EVAL_ENV="FAKE_POPCORN_DIR FAKE_POPCORN_FIXTURES FAKE_POPCORN_TEST FAKE_POPCORN_BENCHMARK"
 }
 
 @test "ks-eval-popcorn: test mode, then benchmark mode, with the leaderboard, the GPU and the kernel; three timed shapes" {
@@ -395,6 +398,56 @@ the evaluator said incorrect: benchmark: k: 320; m: 512; n: 384; seed: 9123: mis
 	assert_output "ks-bench: the evaluator could not judge 'pop/gen-000/c0': cannot run $BATS_TEST_TMPDIR/none: No such file or directory"
 }
 
+@test "ks-eval-popcorn: the server refusing the submission itself (HTTP 413) is the kernel's verdict, rejected, and the run goes on" {
+	# (before: every failure of popcorn-cli was unavailable, so one oversized kernel stopped make for good)
+	seed
+	fake_popcorn too-large
+	run -0 ks-bench pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/bench.json .status .message
+	assert_output "rejected
+the evaluator said rejected: popcorn-cli --mode test exited with status 1: Error: Server returned status 413 Payload Too Large: submission is larger than 1 MB"
+	# its copy of the kernel was made in ks-bench's scratch folder, which is gone
+	run -0 find pop -name 'ks-eval-popcorn.*'
+	assert_output ""
+}
+
+@test "the evaluator sees an environment cut to an exact list: no LLM key, the names of KS_EVAL_ENV; a relative path to it works" {
+	# (before: it inherited everything, the LLM keys too, and a relative path was looked up in its scratch folder)
+	seed
+	evaluator eval.sh <<'EOF'
+#!/bin/sh
+env | sort >"$SAVE_TO/env.txt"
+echo '{"status": "crashed", "message": "env written"}'
+EOF
+	OPENAI_API_KEY=sk-test ANTHROPIC_API_KEY=a-test NVIDIA_API_KEY_X=n KS_LLM_URL=http://x MY_TOKEN=t OTHER=o \
+		SAVE_TO=$BATS_TEST_TMPDIR KS_EVAL_ENV='MY_TOKEN SAVE_TO' KS_EVAL_CMD=./eval.sh run -0 ks-bench pop/gen-000/c0
+	run -0 jget pop/gen-000/c0/bench.json .message
+	assert_output "the evaluator said crashed: env written"
+	run -0 cut -d= -f1 env.txt
+	refute_line OPENAI_API_KEY
+	refute_line ANTHROPIC_API_KEY
+	refute_line NVIDIA_API_KEY_X
+	refute_line KS_LLM_URL
+	refute_line OTHER
+	assert_line MY_TOKEN
+	assert_line KS_EVAL_SOURCE
+	assert_line PATH
+	assert_line HOME
+}
+
+@test "an evaluator that times fewer shapes than the problem has: crashed, naming the shape it left out" {
+	# (before: its flags were sized by its own entries and indexed by the problem's shapes: a heap overflow)
+	seed
+	evaluator eval.sh <<'EOF'
+#!/bin/sh
+echo '{"status": "correct", "shapes": [{"shape": {"M": 200, "N": 640, "K": 448}, "time_us": 1}]}'
+EOF
+	KS_EVAL_CMD=./eval.sh run -0 ks-bench pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/bench.json .status .message
+	assert_line --index 0 crashed
+	assert_line --index 1 --partial "256x256x256"
+}
+
 @test "ks-eval-popcorn: usage errors exit 2" {
 	run -2 ks-eval-popcorn --gpu MI300 kernel.c
 	assert_line --index 0 "ks-eval-popcorn: no leaderboard: give --leaderboard or KS_POPCORN_LEADERBOARD"
@@ -458,7 +511,7 @@ with open(os.path.join(os.environ["BATS_TEST_TMPDIR"], "calls.log"), "a") as log
 shapes = json.loads(os.environ["KS_EVAL_SHAPES"])
 print(json.dumps({"status": "correct", "shapes": [{"shape": s, "time_us": s["size"] * block / 1e4} for s in shapes]}))
 EOF2
-	export KS_EVAL_CMD=$BATS_TEST_TMPDIR/eval.py
+	export KS_EVAL_CMD=$BATS_TEST_TMPDIR/eval.py KS_EVAL_ENV=BATS_TEST_TMPDIR
 	run -0 gen N=2 PROBLEM=pyvec TARGET=external K=2
 	assert_file_exists pop/gen-000/c0/kernel.py
 	cmp kernels/pyvec/submission.py pop/gen-000/c0/kernel.py

@@ -165,6 +165,8 @@ void ks_sandbox_enter(const struct ks_proc_opts *o);   /* in the child, before e
 int ks_env_kept(const char *var);
 /* 1 when a name (len bytes) holds KEY, TOKEN, SECRET, PASSWORD or CREDENTIAL, in any case */
 int ks_env_secret(const char *name, size_t len);
+/* 1 when list (names separated by spaces or commas) holds the name of len bytes at var, exactly */
+int ks_env_listed(const char *list, const char *var, size_t len);
 char *ks_sandbox_cgroup(long max);          /* a pids cgroup (caller frees), NULL where none can be had */
 void ks_sandbox_cgroup_join(const char *dir);          /* in the child */
 void ks_sandbox_cgroup_remove(char *dir);   /* kills what is left in it, removes it, frees dir */

@@ -260,7 +260,8 @@ judge_shapes(const struct ks_external_job *j, const cJSON *out, cJSON *res)
 		goto verdict;
 	}
 	ne = cJSON_GetArraySize(given);
-	used = ks_ecalloc((size_t)ne + 1, sizeof *used);
+	/* one flag per shape of the problem, which an entry's index names */
+	used = ks_ecalloc((size_t)n + 1, sizeof *used);
 	/* every entry names a shape of the problem, once */
 	for (int i = 0; i < ne && !why; i++) {
 		const cJSON *shape = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(given, i), "shape");
@@ -360,7 +361,68 @@ set_env_json(const char *name, const cJSON *v)
 	free(text);
 }
 
-/* the variables of the protocol, for the child (the evaluator is the user's: it inherits the rest) */
+/*
+ * What an evaluator or a check may see of the environment, besides the
+ * KS_EVAL_ variables set for it: what a kernel's harness may
+ * (ks_env_kept: the compilers' and runtimes' own, exact names), the
+ * account's and the locale's, popcorn-cli's, and the names the user lists
+ * in KS_EVAL_ENV, exactly (a token the evaluator needs goes there).
+ * Never by prefix, and no LLM keys: the evaluator runs code a model wrote.
+ */
+static const char *const eval_env[] = {
+	"HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "TZ", "TMPDIR", "SHELL", "TERM",
+	"POPCORN_API_URL", "KS_POPCORN_GPU", "KS_POPCORN_LEADERBOARD", "KS_POPCORN_CLI", "KS_EVAL_ENV", NULL
+};
+
+static int
+eval_env_kept(const char *var)
+{
+	const char *eq = strchr(var, '=');
+	size_t len = eq ? (size_t)(eq - var) : strlen(var);
+
+	if (!eq)
+		return 0;
+	if (ks_env_listed(getenv("KS_EVAL_ENV"), var, len) || ks_env_kept(var))
+		return 1;
+	for (const char *const *k = eval_env; *k; k++)
+		if (strlen(*k) == len && strncmp(var, *k, len) == 0)
+			return 1;
+	return 0;
+}
+
+/* This process's environment cut to eval_env_kept's, for the command it runs next. */
+static void
+scrub_environment(void)
+{
+	extern char **environ;
+	char **drop = NULL;
+	size_t n = 0;
+
+	for (char **e = environ; *e; e++)
+		if (!eval_env_kept(*e))
+			ks_argv_add(&drop, &n, ks_estrndup(*e, strcspn(*e, "=")));
+	for (size_t i = 0; i < n; i++)
+		unsetenv(drop[i]);
+	ks_argv_free(drop);
+}
+
+/*
+ * The command's program by an absolute path when it names one with a
+ * folder: the evaluator starts in a working directory of its own, where
+ * a relative path would name nothing.
+ */
+static void
+absolute_program(char **argv)
+{
+	char *abs;
+
+	if (strchr(argv[0], '/') && (abs = realpath(argv[0], NULL))) {
+		free(argv[0]);
+		argv[0] = abs;
+	}
+}
+
+/* the variables of the protocol, for the child (which sees what scrub_environment left) */
 static void
 export_job(const struct ks_external_job *j, const char *source)
 {
@@ -481,6 +543,7 @@ ks_external_check(const struct ks_problem *p, const char *source, const char *lo
 		return -1;
 	o.out_path = o.err_path = log;
 	o.timeout_s = ks_compile_limit_s(p);
+	scrub_environment();
 	if (ks_proc_run(argv, &o, &r) < 0) {
 		ks_argv_free(argv);
 		return -1;
@@ -523,6 +586,7 @@ ks_external_judge(const struct ks_external_job *j, cJSON *res)
 		return -1;
 	}
 	ks_path_basename(argv[0], prog, sizeof prog);
+	absolute_program(argv);
 	box = ks_easprintf("%s/.eval", j->dir);
 	outp = ks_easprintf("%s/.eval-out.XXXXXX", j->dir);
 	log = ks_easprintf("%s/bench.log", j->dir);
@@ -537,6 +601,7 @@ ks_external_judge(const struct ks_external_job *j, cJSON *res)
 	}
 	close(fd);
 	ks_json_set_str(res, "device", prog);
+	scrub_environment();
 	export_job(j, source);
 	o.cwd = box;
 	o.out_path = outp;

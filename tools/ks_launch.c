@@ -147,12 +147,13 @@ ks_launch_where(void)
 	return w;
 }
 
-static volatile sig_atomic_t caught_signal;
+static volatile sig_atomic_t caught_signal, caught_count;
 
 static void
 on_signal(int sig)
 {
 	caught_signal = sig;
+	caught_count++;
 }
 
 /*
@@ -205,7 +206,7 @@ run_launcher(const char *var, char *const argv[], int *status, int *sig)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	caught_signal = 0;
+	caught_signal = caught_count = 0;
 	for (int i = 0; i < 3; i++) {
 		sigaction(sigs[i], NULL, &old[i]);
 		if (old[i].sa_handler != SIG_IGN)
@@ -215,6 +216,8 @@ run_launcher(const char *var, char *const argv[], int *status, int *sig)
 		ks_warn("cannot fork");
 		close(pipefd[0]);
 		close(pipefd[1]);
+		for (int i = 0; i < 3; i++)
+			sigaction(sigs[i], &old[i], NULL);
 		return -1;
 	}
 	if (pid == 0) {
@@ -226,18 +229,26 @@ run_launcher(const char *var, char *const argv[], int *status, int *sig)
 	while ((n = read(pipefd[0], &err, sizeof err)) < 0 && errno == EINTR)
 		;
 	close(pipefd[0]);
+	/*
+	 * Polled, as ks_proc_run waits: a signal that lands between the check
+	 * and a blocking waitpid would not be passed on until the launcher
+	 * ended (hours, for a job in a queue).  A second signal kills it.
+	 */
 	for (;;) {
-		if (caught_signal && !forwarded) {
-			kill(pid, SIGTERM);
-			forwarded = 1;
+		pid_t w;
+
+		if (caught_signal && forwarded < 2 && caught_count > forwarded) {
+			kill(pid, forwarded ? SIGKILL : SIGTERM);
+			forwarded++;
 		}
-		if (waitpid(pid, status, 0) == pid)
+		if ((w = waitpid(pid, status, WNOHANG)) == pid)
 			break;
-		if (errno != EINTR) {
+		if (w < 0 && errno != EINTR) {
 			ks_warn("cannot wait for %s's '%s'", var, argv[0]);
 			*status = 1 << 8;
 			break;
 		}
+		usleep(20000);
 	}
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &old[i], NULL);
@@ -290,12 +301,12 @@ launch_run(const char *var, char *const *words, char *const argv[], const char *
 	setenv(var, value, 1);
 	if (r < 0)
 		goto out;
-	if (!(text = ks_file_read(note, NULL)))
+	if (!(text = ks_file_read(note, NULL)) && !sig)
 		goto out;
 	how = describe(status);
-	started = strstr(text, "started ");
-	ended = strstr(text, "exit ");
-	for (char *nl = text; (nl = strchr(nl, '\n'));)
+	started = text ? strstr(text, "started ") : NULL;
+	ended = text ? strstr(text, "exit ") : NULL;
+	for (char *nl = text; nl && (nl = strchr(nl, '\n'));)
 		*nl++ = '\0';
 	if (sig) {
 		/* interrupted: the tool's own signal handling stopped its harness; nothing to record */

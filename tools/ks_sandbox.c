@@ -88,8 +88,8 @@ ks_env_secret(const char *name, size_t len)
 }
 
 /* 1 when the names in the space-separated list include var's. */
-static int
-listed(const char *list, const char *var, size_t len)
+int
+ks_env_listed(const char *list, const char *var, size_t len)
 {
 	for (const char *p = list; p && *p; ) {
 		size_t n;
@@ -118,7 +118,7 @@ ks_env_kept(const char *var)
 			return 1;
 	if (len > sizeof vis - 1 && strncmp(var + len - (sizeof vis - 1), vis, sizeof vis - 1) == 0)
 		return 1;
-	return listed(extra, var, len);
+	return ks_env_listed(extra, var, len);
 }
 
 /*
