@@ -194,7 +194,7 @@ jobcomp() {
 	built
 	for bad in 'srun -N1 -n1; touch ran' 'srun $HOME' 'srun `id`' 'srun -N1 >x' 'srun "-J $X"'; do
 		KS_LAUNCH=$bad run -1 ks-bench pop/gen-000/c0
-		assert_output --regexp "^ks-bench: KS_LAUNCH '.*': '.' is not expanded \(the launcher's words are split as a shell would, but no shell runs them\): quote it with '...'$"
+		assert_output --regexp "^ks-bench: KS_LAUNCH '.*': '.' is not expanded \(its words are split as a shell would, but no shell runs them\): quote it with '...'$"
 	done
 	KS_LAUNCH="srun 'a" run -1 ks-bench pop/gen-000/c0
 	assert_output "ks-bench: KS_LAUNCH 'srun 'a': a ' quote is not closed"

@@ -253,9 +253,12 @@ EOF
 	run -1 ks-bench pop/gen-000/c0
 	assert_output 'ks-bench: target external needs KS_EVAL_CMD, the command that judges a kernel (README.md, "External evaluators")'
 	KS_EVAL_CMD="eval.sh 'open" run -1 ks-bench pop/gen-000/c0
-	assert_output "ks-bench: bad KS_EVAL_CMD 'eval.sh 'open': a single quote is not closed"
+	assert_output "ks-bench: KS_EVAL_CMD 'eval.sh 'open': a ' quote is not closed"
 	KS_EVAL_CMD="   " run -1 ks-bench pop/gen-000/c0
-	assert_output "ks-bench: bad KS_EVAL_CMD '   ': it names no command"
+	assert_output "ks-bench: KS_EVAL_CMD '   ' holds no words"
+	# split as KS_LAUNCH is: what a shell would expand is refused, not passed on as it is
+	KS_EVAL_CMD='eval.sh --out $HOME/x' run -1 ks-bench pop/gen-000/c0
+	assert_output "ks-bench: KS_EVAL_CMD 'eval.sh --out \$HOME/x': '\$' is not expanded (its words are split as a shell would, but no shell runs them): quote it with '...'"
 	KS_EVAL_CMD="$BATS_TEST_TMPDIR/no-such-evaluator" run -1 ks-bench pop/gen-000/c0
 	assert_output --partial "no-such-evaluator"
 	assert_file_not_exists pop/gen-000/c0/bench.json
@@ -556,5 +559,5 @@ the check (KS_EVAL_CHECK_CMD) exited with status 1"
 the kernel failed the check KS_EVAL_CHECK_CMD: see diagnostics in build.json"
 	assert_file_not_exists calls.log
 	KS_EVAL_CHECK_CMD="check.sh 'x" run -1 ks-build pop/gen-000/c0
-	assert_output "ks-build: bad KS_EVAL_CHECK_CMD 'check.sh 'x': a single quote is not closed"
+	assert_output "ks-build: KS_EVAL_CHECK_CMD 'check.sh 'x': a ' quote is not closed"
 }

@@ -198,7 +198,7 @@ char *ks_host_name(void);   /* gethostname(), never NULL; '/' as '_' so that it 
  * but never run by a shell: what a shell would expand or run ($, `, ;,
  * |, &, <, >, globs) is refused.  NULL with a message naming var.
  */
-char **ks_launch_words(const char *var, const char *s);
+char **ks_launch_words(const char *var, const char *s);   /* KS_EVAL_CMD's too */
 /*
  * This tool again (its own absolute path, then args), under the launcher
  * that var names, when var holds a word; waits.  The tool is told

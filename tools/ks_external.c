@@ -52,47 +52,6 @@
 
 #include "ks.h"
 
-/* KS_EVAL_CMD as words; NULL with *why (caller frees) when a quote is left open or no word is given */
-static char **
-external_argv(const char *cmd, char **why)
-{
-	char **argv = NULL;
-	size_t n = 0;
-	const char *p = cmd;
-
-	*why = NULL;
-	for (;;) {
-		struct ks_buf w = { 0 };
-		char quote = 0;
-
-		while (*p == ' ' || *p == '\t' || *p == '\n')
-			p++;
-		if (!*p)
-			break;
-		ks_buf_add(&w, "", 0);
-		for (; *p && (quote || (*p != ' ' && *p != '\t' && *p != '\n')); p++) {
-			if (quote && *p == quote)
-				quote = 0;
-			else if (!quote && (*p == '\'' || *p == '"'))
-				quote = *p;
-			else if (*p == '\\' && quote != '\'' && p[1])
-				ks_buf_add(&w, ++p, 1);
-			else
-				ks_buf_add(&w, p, 1);
-		}
-		if (quote) {
-			*why = ks_easprintf("a %s quote is not closed", quote == '"' ? "double" : "single");
-			ks_buf_free(&w);
-			ks_argv_free(argv);
-			return NULL;
-		}
-		ks_argv_add(&argv, &n, w.s);
-	}
-	if (!argv)
-		*why = ks_estrdup("it names no command");
-	return argv;
-}
-
 static const char *const stat_keys[] = { "mean_us", "median_us", "min_us", "max_us", "stderr_us", "median_stderr_us" };
 
 /* the status of bench.json that an evaluator's status maps to; NULL for none */
@@ -508,14 +467,12 @@ read_verdict(const struct ks_external_job *j, const char *text, const char *prog
 static char **
 command_argv(const char *var, const char *cmd, const char *path)
 {
-	char **argv, *why;
+	char **argv;
 	size_t n;
 
-	if (!(argv = external_argv(cmd, &why))) {
-		ks_warnx("bad %s '%s': %s", var, cmd, why);
-		free(why);
+	/* split as KS_LAUNCH is: quotes, no shell, what one would expand refused (not passed on literally) */
+	if (!(argv = ks_launch_words(var, cmd)))
 		return NULL;
-	}
 	for (n = 0; argv[n]; n++)
 		;
 	ks_argv_add(&argv, &n, ks_estrdup(path));

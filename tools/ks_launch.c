@@ -78,7 +78,7 @@ ks_launch_words(const char *var, const char *s)
 			ks_buf_add(&w, ++p, 1);
 		} else if (strchr(quote ? "$`" : "$`;&|<>()*?[]{}~#", *p)) {
 			/* what a shell would expand or run: refused, never done behind the user's back */
-			ks_warnx("%s '%s': '%c' is not expanded (the launcher's words are split as a shell "
+			ks_warnx("%s '%s': '%c' is not expanded (its words are split as a shell "
 			    "would, but no shell runs them): quote it with '...'", var, s, *p);
 			goto bad;
 		} else {
