@@ -595,9 +595,12 @@ launch(const char *dir, const char *out, int heldout)
 	if (!launcher || !*launcher)
 		return -1;
 	bpath = ks_easprintf("%s/build.json", dir);
-	built = ks_build_rec_load(bpath, KS_QUIET, &build) == 0 && build.ok && !build.rejected;
-	if (built)
+	if (ks_build_rec_load(bpath, KS_QUIET, &build) == 0) {
+		built = build.ok && !build.rejected;
 		ks_build_rec_free(&build);
+	} else {
+		built = 0;
+	}
 	free(bpath);
 	if (!built)
 		return -1;

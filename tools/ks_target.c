@@ -365,12 +365,20 @@ ks_kernel_path_quiet(const char *dir)
 			return p;
 		free(p);
 	}
-	/* target external: the kernel is in its problem's seed's language, kernel.<any> */
+	/*
+	 * target external: the kernel is in its problem's seed's language,
+	 * kernel.<letters and digits> (not an editor's kernel.py~); the first
+	 * by name where there are several, whatever order readdir gives
+	 */
 	if (!(d = opendir(dir)))
 		return NULL;
-	while (!found && (e = readdir(d)))
-		if (strncmp(e->d_name, "kernel.", 7) == 0 && e->d_name[7] && !strchr(e->d_name + 7, '.'))
+	while ((e = readdir(d)))
+		if (strncmp(e->d_name, "kernel.", 7) == 0 && e->d_name[7] &&
+		    strspn(e->d_name + 7, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+		    strlen(e->d_name + 7) && (!found || strcmp(e->d_name, strrchr(found, '/') + 1) < 0)) {
+			free(found);
 			found = ks_easprintf("%s/%s", dir, e->d_name);
+		}
 	closedir(d);
 	return found;
 }
