@@ -6,6 +6,14 @@
 #
 #   bench/run.sh [OUT.md]        (default BENCHMARKS.md beside this folder)
 #
+# BENCH_SECTIONS names the sections to run (default all, in the order
+# below); the parallel section times BENCH_PROBLEM on BENCH_TARGET
+# (default sgemm, cpu) under make -j1, -j2 and -j$(nproc), with
+# BENCH_MAKE_ARGS added to each make (KS_BUILD= on a machine that has the
+# tools but not their build dependencies: the device machine).  E.g. on a
+# 16-core GPU machine:
+#   BENCH_SECTIONS=parallel BENCH_PROBLEM=rmsnorm BENCH_TARGET=cuda bench/run.sh out.md
+#
 # Sections (each a function below):
 #   overhead   a generation through the fixture LLM server, which answers at
 #              once: the share of the wall time spent outside compiling and
@@ -13,7 +21,7 @@
 #   scale      ks-select and ks-hypothesize's prompt over a made-up
 #              population of 999 generations of 5, the most the ids allow
 #              (target < 1 s and < 200 MB each)
-#   parallel   a generation of K=5 under make -j1 and -j2 (the speed-up)
+#   parallel   a generation of K=5 under make -j1, -j2 and -j$(nproc) (the speed-ups)
 #   cost       prompt and reply sizes per stage over 5 generations
 #   search     10 generations of sgemm offline: the best kernel against
 #              OpenBLAS's cblas_sgemm on the same shapes, timed by the same
@@ -158,29 +166,32 @@ scale() {
 }
 
 parallel() {
-	local j t0 t1 d1 d2
+	local j t0 t1 jobs problem=${BENCH_PROBLEM:-sgemm} target=${BENCH_TARGET:-cpu} d1
 	unset KS_LLM_URL KS_LLM_API_KEY KS_LLM_PROVIDER
-	for j in 1 2; do
-		make -s --no-print-directory -C "$root" generation N=0 K=5 POP="$work/par$j" >/dev/null
+	jobs=$(printf '%s\n' 1 2 "$(nproc)" | sort -nu | tr '\n' ' ')
+	for j in $jobs; do
+		# shellcheck disable=SC2086 # BENCH_MAKE_ARGS: words for make
+		make -s --no-print-directory -C "$root" ${BENCH_MAKE_ARGS:-} generation N=0 K=5 PROBLEM="$problem" \
+			TARGET="$target" POP="$work/par$j" >/dev/null
 		t0=$(date +%s.%N)
-		make -s --no-print-directory -C "$root" -j$j generation N=1 K=5 POP="$work/par$j" >/dev/null
+		# shellcheck disable=SC2086
+		make -s --no-print-directory -C "$root" ${BENCH_MAKE_ARGS:-} -j"$j" generation N=1 K=5 PROBLEM="$problem" \
+			TARGET="$target" POP="$work/par$j" >/dev/null
 		t1=$(date +%s.%N)
 		python3 -c "print('%.2f' % ($t1 - $t0))" >"$work/par$j.txt"
 	done
-	d1=$(cat "$work/par1.txt") d2=$(cat "$work/par2.txt")
+	d1=$(cat "$work/par1.txt")
 	say "## Parallel speed"
 	say ""
-	say "Generation 1 of sgemm offline with K=5 (implement, build and bench of five candidates), after generation 0,"
-	say "under \`make -j1\` and \`make -j2\` on $(nproc) CPUs. Builds run in parallel; benches take one lock per device,"
-	say "so on one CPU device they run one at a time."
+	say "Generation 1 of $problem on target $target offline with K=5 (implement, build and bench of five candidates),"
+	say "after generation 0, under \`make -jN\` on $(nproc) CPUs. Builds run in parallel; benches take one lock per"
+	say "device, so on one device they run one at a time."
 	say ""
-	say "| figure | value |"
-	say "|---|---|"
-	say "| -j1 | $d1 s |"
-	say "| -j2 | $d2 s |"
-	say "| speed-up | $(python3 -c "print('%.2fx' % ($d1 / $d2))") |"
-	say ""
-	say "On the H200 machine's 16 cores: not measured in this run (it needs a session with the device)."
+	say "| make | seconds | speed-up over -j1 |"
+	say "|---|---|---|"
+	for j in $jobs; do
+		say "| -j$j | $(cat "$work/par$j.txt") s | $(python3 -c "print('%.2fx' % ($d1 / $(cat "$work/par$j.txt")))") |"
+	done
 	say ""
 }
 
@@ -329,11 +340,12 @@ PY
 	say ""
 }
 
-overhead
-scale
-parallel
-cost
-search
+for section in ${BENCH_SECTIONS:-overhead scale parallel cost search}; do
+	case $section in
+	overhead | scale | parallel | cost | search) "$section" ;;
+	*) echo "bench/run.sh: BENCH_SECTIONS: no section '$section' (overhead scale parallel cost search)" >&2; exit 2 ;;
+	esac
+done
 
 {
 	echo "# Benchmarks"
@@ -343,8 +355,11 @@ search
 	echo "Every figure below comes from that one run; rerun \`make bench\` to measure this machine."
 	echo ""
 	cat "$report"
-	echo "## Not measured yet"
-	echo ""
-	echo "- Parallel speed on the H200 machine's 16 cores."
+	if [ "$(nproc)" -lt 16 ]; then
+		echo "## Not measured yet"
+		echo ""
+		echo "- Parallel speed on a 16-core machine (the H200's): there, \`BENCH_SECTIONS=parallel BENCH_PROBLEM=rmsnorm"
+		echo "  BENCH_TARGET=cuda bench/run.sh OUT.md\`."
+	fi
 } >"$out"
 echo "bench: wrote $out"
