@@ -6,7 +6,8 @@
  *   queued flush, start event, run, end event, then the sync (no host between the events)
  *   empty  the idle protocol around an empty kernel, and queued around it
  *   sleep  the idle protocol around a kernel that sleeps 50 us, and queued around it
- * Usage: nvcc -O3 -arch=sm_90a -DKERNEL='"path.cu"' timer-probe.cu && ./a.out [CALLS]
+ * Usage: nvcc -O3 -arch=sm_90a -DKERNEL='"path.cu"' timer-probe.cu && ./a.out [CALLS [MODE]]
+ * (MODE: how the caches are flushed before each call, below; 5 is not run yet)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,12 +25,22 @@ __global__ void flush_read(const uint4 *b, size_t n, unsigned *s) {
 }
 __global__ void empty_k(void) {}
 __global__ void sleep_k(unsigned ns) { unsigned long long t0, t; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0)); do { asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); } while (t - t0 < ns); }
-static int MODE;	/* 0 read 2x L2; 1 no flush; 2 read, then a 20 us gate; 3 memset 2x L2; 4 read 4x L2 */
+static int MODE;	/* 0 read 2x L2; 1 no flush; 2 read, then a 20 us gate; 3 memset 2x L2; 4 read 4x L2;
+			   5 read 2x L2, then one 32-byte sector per 64 KiB of x and y touched (their TLB entries
+			   warm, 1/2048 of their bytes in the L2): is the rest of the gap to ncu the TLB? */
+static struct { const char *p[2]; size_t bytes[2]; } TOUCH;	/* mode 5: x and y of the shape measured */
+__global__ void touch_pages(const char *p, size_t bytes, unsigned *s) {
+	size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) * 65536;
+	if (i < bytes && p[i] == 0x5a && p[i + 1] == 0x5a) *s = 1;	/* never: it only keeps the load */
+}
 static void flush(void) {
 	if (MODE == 1) return;
 	if (MODE == 3) { cudaMemsetAsync(flushbuf, 0, flushn / 2, 0); return; }
 	flush_read<<<132 * 8, 256>>>((const uint4 *)flushbuf, MODE == 4 ? flushn / 16 : flushn / 32, sink);
 	if (MODE == 2) sleep_k<<<1, 1>>>(20000);
+	for (int b = 0; MODE == 5 && b < 2; b++)
+		if (TOUCH.p[b])
+			touch_pages<<<(unsigned)(TOUCH.bytes[b] / 65536 / 256 + 1), 256>>>(TOUCH.p[b], TOUCH.bytes[b], sink);
 }
 static int cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
 static double med(double *t, int n) { qsort(t, n, sizeof *t, cmpd); return t[n / 2]; }
@@ -69,6 +80,7 @@ int main(int argc, char **argv) {
 		cudaMalloc(&a.x, 2 * n); cudaMalloc(&a.y, 2 * n); cudaMalloc(&a.w, 2 * shapes[s][1]);
 		cudaMemset(a.x, 0x3c, 2 * n); cudaMemset(a.w, 0x3f, 2 * shapes[s][1]);
 		a.rows = shapes[s][0]; a.cols = shapes[s][1]; a.which = 0;
+		TOUCH.p[0] = (const char *)a.x; TOUCH.p[1] = (const char *)a.y; TOUCH.bytes[0] = TOUCH.bytes[1] = 2 * n;
 		char name[64]; snprintf(name, sizeof name, "%dx%d", a.rows, a.cols); measure(&a, name);
 		cudaFree(a.x); cudaFree(a.y); cudaFree(a.w);
 	}
