@@ -2,8 +2,10 @@
  * timer-probe.cu: where a timed call's microseconds go.  Times one
  * rmsnorm kernel (KERNEL, a .cu file included whole) per shape in four
  * ways, medians of 200 calls each:
- *   idle   flush, sync, start event, run, device sync, end event (ks_gpu.hip's protocol)
- *   queued flush, start event, run, end event, then the sync (no host between the events)
+ *   idle   flush, sync, start event, run, device sync, end event (ks_gpu.hip's protocol
+ *          until 2026-12-01, and its --idle-start now)
+ *   queued flush, start event, run, end event, then the sync (no host between the events:
+ *          ks_gpu.hip's protocol now)
  *   empty  the idle protocol around an empty kernel, and queued around it
  *   sleep  the idle protocol around a kernel that sleeps 50 us, and queued around it
  * Usage: nvcc -O3 -arch=sm_90a -DKERNEL='"path.cu"' timer-probe.cu && ./a.out [CALLS [MODE]]
