@@ -212,6 +212,23 @@ true
 	assert_output true
 }
 
+@test "the seed's shared memory stays within 48 KiB where the slices fill it and the decode table is on (sm_80 refuses more)" {
+	# (before: 272 settings had 49,152 bytes of slices plus the 1 KiB table)
+	export PATH="$PATH:/usr/local/cuda/bin"
+	command -v nvcc >/dev/null || skip "nvcc is not installed"
+	ks-init -p fp8-mm -t hip-nvidia -k 1 nv
+	mkdir -p nv/gen-001/c0
+	sed -e 's/^#define TX [0-9]*/#define TX 8/' -e 's/^#define TY [0-9]*/#define TY 2/' -e 's/^#define RN [0-9]*/#define RN 4/' \
+		-e 's/^#define RM [0-9]*/#define RM 8/' -e 's/^#define STAGE [0-9]*/#define STAGE 1/' -e 's/^#define KT [0-9]*/#define KT 128/' \
+		-e 's/^#define DBUF [0-9]*/#define DBUF 1/' -e 's/^#define DECODE [0-9]*/#define DECODE 1/' \
+		"$KS_ROOT/kernels/fp8-mm/seed.hip" >nv/gen-001/c0/kernel.hip
+	jq -nc '{id: "g001c0", generation: 1, slot: 0, parents: {base: "g000c0", reference: "g000c0"}, plan: null,
+		model: "by hand", usage: null}' >nv/gen-001/c0/candidate.json
+	KS_GPU_ARCH=sm_80 run -0 ks-build nv/gen-001/c0
+	run -0 jf nv/gen-001/c0/build.json .ok '.resources.kernels[0].smem_bytes <= 49152'
+	assert_output $'true\ntrue'
+}
+
 @test "the hand-written variants compile for hip-amd without a warning" {
 	command -v hipcc >/dev/null || skip "hipcc is not installed"
 	for v in "$P"/variants/*.hip; do

@@ -42,6 +42,7 @@
 #define CALL_STREAM	0x63616c6c00000000ULL	/* "call": the inputs of timed call n */
 #define SPOT_STREAM	0x73706f74ULL	/* "spot": which timed calls are checked */
 #define SPOT_ONE_IN	4		/* a timed call is checked with chance 1/4 */
+#define WALL_CAPS	4		/* a shape's timing, checks and draws included, in time caps */
 #define TARGET_RSE	0.005	/* stop once stderr/mean is under this */
 #define SEED_MASK	((UINT64_C(1) << 53) - 1)
 
@@ -792,6 +793,8 @@ spot_check_drawn(struct opts *o)
  * the calls, not the drawing of their inputs nor the spot checks: a GPU
  * check computes a reference, and on the H200 one took the whole of a
  * 0.2 s cap, leaving one timed call where min_runs asked for three.
+ * WALL_CAPS caps bound the whole, so that a fast kernel whose times never
+ * settle cannot spend thousands of checks on one shape.
  * Returns the number of samples left in *tp.
  */
 static long
@@ -799,12 +802,14 @@ time_runs(struct opts *o, const struct shape *sh, void *st, double **tp,
     struct ks_check *spot, long *spot_run)
 {
 	const struct ks_timer *tm = TM;
-	double *t = NULL, *nt, dt, t0, aside, mean = 0, m2 = 0, d;
+	double *t = NULL, *nt, dt, t0, aside, wall0, mean = 0, m2 = 0, d;
 	long n = 0, cap = 0;
 
 	*spot_run = 0;
-	t0 = ks_now();
-	while (n < MAX_RUNS && (n < o->min_runs || ks_now() - t0 < o->time_cap)) {
+	t0 = wall0 = ks_now();
+	/* after min_runs, the cap on the calls, and 4 caps on the whole, checks and all */
+	while (n < MAX_RUNS && (n < o->min_runs ||
+	    (ks_now() - t0 < o->time_cap && ks_now() - wall0 < WALL_CAPS * o->time_cap))) {
 		/*
 		 * With the problem's new_inputs, every call gets inputs of its
 		 * own, so a result kept from inputs seen before is worth

@@ -17,8 +17,8 @@
  *            and columns of b once into shared memory as floats, and
  *            every thread reads them from there; 0: each thread loads
  *            and decodes its own bytes from global memory
- *   KT       K per shared-memory slice (halved until the slices fit in
- *            48 KiB of shared memory)
+ *   KT       K per shared-memory slice (halved until the slices and the
+ *            decode table fit in 48 KiB of shared memory)
  *   DBUF     1: two slices, the next loaded while the current one is
  *            used, one barrier per slice instead of two
  *   LOAD4    1: the slices loaded 4 bytes at a time (where the tile's
@@ -45,11 +45,11 @@
 #define KBLOCK 128		/* K per scale */
 #define SHARED_MAX (48 * 1024)
 
-/* the K of a slice: KT, halved until the slices fit in shared memory */
+/* the K of a slice: KT, halved until the slices (and the decode table) fit in shared memory */
 static constexpr __host__ __device__ int
 slice_k(int kt)
 {
-	return kt > 1 && kt * (BM + BN) * 4 * (1 + DBUF) > SHARED_MAX ?
+	return kt > 1 && kt * (BM + BN) * 4 * (1 + DBUF) + (DECODE ? 256 * 4 : 0) > SHARED_MAX ?
 	    slice_k(kt / 2) : kt;
 }
 #define SK slice_k(KT)
