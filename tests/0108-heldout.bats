@@ -44,8 +44,7 @@ heldout() {
 	ks-implement pop/gen-000/c0 && ks-build pop/gen-000/c0 && ks-bench pop/gen-000/c0
 	mkdir -p pop/gen-001/c0
 	cp "$KS_ROOT/tests/fixtures/overfit/sgemm_bench_only.c" pop/gen-001/c0/kernel.c
-	jq -n '{id: "g001c0", generation: 1, slot: 0, parents: {base: "g000c0", reference: "g000c0"}, plan: null,
-		model: "by hand", usage: null}' >pop/gen-001/c0/candidate.json
+	hand_candidate pop/gen-001/c0
 	ks-build pop/gen-001/c0 && ks-bench pop/gen-001/c0
 	assert_equal "$(jget pop/gen-001/c0/bench.json .status)" ok
 	run -0 heldout TOP=1

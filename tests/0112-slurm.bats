@@ -278,30 +278,8 @@ SH
 @test "make -j generation with KS_LAUNCH='srun --gres=gpu:1 -N1 -n1': each bench on the GPU Slurm gave it, at once" {
 	need_slurm
 	[ -e "$BATS_FILE_TMPDIR/slurm/gres" ] || skip "no stand-in GPU devices (mknod needs root)"
-	mkdir bin
-	export KS_SANDBOX=basic
-	# a stand-in nvcc (as in tests/0304) whose runner logs the GPU it sees around a 2 s "bench"
-	cat >bin/nvcc <<'SH'
-#!/bin/sh
-while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
-cat >"$out" <<RUNNER
-#!/bin/sh
-echo "start \$CUDA_VISIBLE_DEVICES \$(date +%s.%N)" >>$GPU_LOG
-res=
-for a in "\$@"; do
-	[ "\$prev" = --bench ] && res="\$res\${res:+, }{\"shape\": [\$(echo "\${a%@*}" | tr x ,)], \"seed\": 1, \"time_us\": 100000, \"mean_us\": 100000, \"median_us\": 100000, \"min_us\": 100000, \"max_us\": 100000, \"stderr_us\": 0, \"runs\": 5}"
-	prev=\$a
-done
-sleep 2
-echo "end \$CUDA_VISIBLE_DEVICES \$(date +%s.%N)" >>$GPU_LOG
-printf '{"correct": true, "tests": [], "results": [%s], "timer": "stand-in"}' "\$res" >&3
-RUNNER
-chmod +x "$out"
-SH
-	sed -i "s|\$GPU_LOG|$PWD/gpu.log|" bin/nvcc
-	chmod +x bin/nvcc
-	export KS_NVCC=$PWD/bin/nvcc
-	unset CUDA_VISIBLE_DEVICES
+	# a stand-in nvcc whose runner logs the GPU it sees around a 2 s "bench"
+	stand_in_nvcc 2
 	run -0 gen -j4 N=1 K=2 PROBLEM=fp8-mm TARGET=hip-nvidia KS_LAUNCH='srun --gres=gpu:1 -N1 -n1'
 	run -0 jq -nc '[inputs | .device] | sort' pop/gen-001/c0/bench.json pop/gen-001/c1/bench.json
 	assert_output "[\"nvidia GPU 0 (Slurm's, SLURM_STEP_GPUS=0)\",\"nvidia GPU 1 (Slurm's, SLURM_STEP_GPUS=1)\"]"

@@ -89,8 +89,7 @@ SH
 	for s in 0 1; do
 		mkdir -p pop/gen-001/c$s
 		cp k/$([ $s = 0 ] && echo low || echo high)/kernel.cu pop/gen-001/c$s/
-		jq -nc --argjson s $s '{id: "g001c\($s)", generation: 1, slot: $s, parents: {base: "g000c0",
-			reference: "g000c0"}, plan: null, model: "by hand", usage: null}' >pop/gen-001/c$s/candidate.json
+		hand_candidate pop/gen-001/c$s
 		ks-build pop/gen-001/c$s &
 	done
 	wait

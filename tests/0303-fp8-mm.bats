@@ -194,8 +194,7 @@ true
 		for s in 0 1; do
 			mkdir -p $pop/gen-001/c$s
 			cp k/$([ $s = 0 ] && echo low || echo high)/kernel.hip $pop/gen-001/c$s/
-			jq -nc --argjson s $s '{id: "g001c\($s)", generation: 1, slot: $s, parents: {base: "g000c0",
-				reference: "g000c0"}, plan: null, model: "by hand", usage: null}' >$pop/gen-001/c$s/candidate.json
+			hand_candidate $pop/gen-001/c$s
 			if [ $pop = amd ]; then KS_GPU_ARCH=gfx940 ks-build $pop/gen-001/c$s & else ks-build $pop/gen-001/c$s & fi
 		done
 	done
@@ -222,8 +221,7 @@ true
 		-e 's/^#define RM [0-9]*/#define RM 8/' -e 's/^#define STAGE [0-9]*/#define STAGE 1/' -e 's/^#define KT [0-9]*/#define KT 128/' \
 		-e 's/^#define DBUF [0-9]*/#define DBUF 1/' -e 's/^#define DECODE [0-9]*/#define DECODE 1/' \
 		"$KS_ROOT/kernels/fp8-mm/seed.hip" >nv/gen-001/c0/kernel.hip
-	jq -nc '{id: "g001c0", generation: 1, slot: 0, parents: {base: "g000c0", reference: "g000c0"}, plan: null,
-		model: "by hand", usage: null}' >nv/gen-001/c0/candidate.json
+	hand_candidate nv/gen-001/c0
 	KS_GPU_ARCH=sm_80 run -0 ks-build nv/gen-001/c0
 	run -0 jf nv/gen-001/c0/build.json .ok '.resources.kernels[0].smem_bytes <= 49152'
 	assert_output $'true\ntrue'

@@ -8,33 +8,8 @@ load helper/common
 
 setup() {
 	cd "$BATS_TEST_TMPDIR"
-	mkdir bin
-	# the stand-in runner logs outside its directory, which bubblewrap forbids
-	export KS_SANDBOX=basic
-	# a stand-in nvcc whose runner logs CUDA_VISIBLE_DEVICES around a 1 s
-	# "bench" and reports 0.1 s (slower than light) for every bench shape it is given
-	cat >bin/nvcc <<'SH'
-#!/bin/sh
-while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
-cat >"$out" <<RUNNER
-#!/bin/sh
-echo "start \$CUDA_VISIBLE_DEVICES \$(date +%s.%N)" >>$GPU_LOG
-res=
-for a in "\$@"; do
-	[ "\$prev" = --bench ] && res="\$res\${res:+, }{\"shape\": [\$(echo "\${a%@*}" | tr x ,)], \"seed\": 1, \"time_us\": 100000, \"mean_us\": 100000, \"median_us\": 100000, \"min_us\": 100000, \"max_us\": 100000, \"stderr_us\": 0, \"runs\": 5}"
-	prev=\$a
-done
-sleep 1
-echo "end \$CUDA_VISIBLE_DEVICES \$(date +%s.%N)" >>$GPU_LOG
-printf '{"correct": true, "tests": [], "results": [%s], "timer": "stand-in"}' "\$res" >&3
-RUNNER
-chmod +x "$out"
-SH
-	# the log's path written in: compilers run with a minimal environment
-	sed -i "s|\$GPU_LOG|$PWD/gpu.log|" bin/nvcc
-	chmod +x bin/nvcc
-	export KS_NVCC=$PWD/bin/nvcc
-	unset CUDA_VISIBLE_DEVICES
+	# a stand-in nvcc whose runner logs CUDA_VISIBLE_DEVICES around a 1 s "bench"
+	stand_in_nvcc 1
 	ks-init -p fp8-mm -t hip-nvidia -k 2 pop
 	for s in 0 1; do
 		mkdir -p pop/gen-001/c$s

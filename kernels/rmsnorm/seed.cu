@@ -103,6 +103,17 @@ scale(typename pack<V>::t xp, typename pack<V>::t wp, float inv)
 	return out;
 }
 
+/* the UNROLL loads of x from c0 on, a group's width apart, all issued before any is used */
+template <typename P>
+static __device__ void
+load_in_flight(const P *xr, int c0, int nv, P *v)
+{
+#pragma unroll
+	for (int u = 0; u < UNROLL; u++)
+		if (c0 + u * GROUP < nv)
+			v[u] = load_x(xr + c0 + u * GROUP);
+}
+
 /*
  * The sum of v over the GROUP threads of a row, returned to each of
  * them.  Every thread of the block calls it (it has barriers).
@@ -174,10 +185,7 @@ rmsnorm_rows(int rows, int cols, const __nv_bfloat16 *x,
 		for (int c0 = lane; c0 < nv; c0 += GROUP * UNROLL) {
 			P v[UNROLL];
 
-#pragma unroll
-			for (int u = 0; u < UNROLL; u++)
-				if (c0 + u * GROUP < nv)
-					v[u] = load_x(xr + c0 + u * GROUP);
+			load_in_flight(xr, c0, nv, v);
 #pragma unroll
 			for (int u = 0; u < UNROLL; u++)
 				if (c0 + u * GROUP < nv)
@@ -200,10 +208,7 @@ rmsnorm_rows(int rows, int cols, const __nv_bfloat16 *x,
 	for (int c0 = lane; c0 < nv; c0 += GROUP * UNROLL) {
 		P v[UNROLL];
 
-#pragma unroll
-		for (int u = 0; u < UNROLL; u++)
-			if (c0 + u * GROUP < nv)
-				v[u] = load_x(xr + c0 + u * GROUP);
+		load_in_flight(xr, c0, nv, v);
 #pragma unroll
 		for (int u = 0; u < UNROLL; u++)
 			if (c0 + u * GROUP < nv)

@@ -188,3 +188,43 @@ for name, pick in (("low", 0), ("high", -1)):
     open("%s/%s/kernel.%s" % (out, name, src.rsplit(".", 1)[1]), "w").write(t)
 PY
 }
+
+# hand_candidate DIR: DIR/candidate.json of a kernel put there by hand (gen-NNN/cS read from DIR),
+# based on the seed
+hand_candidate() {
+	local gen slot
+	gen=$(basename "$(dirname "$1")") slot=$(basename "$1")
+	gen=$((10#${gen#gen-})) slot=${slot#c}
+	jq -nc --argjson g "$gen" --argjson s "$slot" '{id: ("g" + ("00\($g)" | .[-3:]) + "c\($s)"), generation: $g,
+		slot: $s, parents: {base: "g000c0", reference: "g000c0"}, plan: null, model: "by hand", usage: null}' \
+		>"$1/candidate.json"
+}
+
+# stand_in_nvcc SECONDS: bin/nvcc, whose "runner" logs "start|end CUDA_VISIBLE_DEVICES TIME" to
+# ./gpu.log around SECONDS of "bench", and reports 0.1 s (slower than light) for every bench shape;
+# KS_NVCC names it, KS_SANDBOX=basic (the runner logs outside its directory, which bubblewrap forbids)
+stand_in_nvcc() {
+	mkdir -p bin
+	cat >bin/nvcc <<'SH'
+#!/bin/sh
+while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+cat >"$out" <<RUNNER
+#!/bin/sh
+echo "start \$CUDA_VISIBLE_DEVICES \$(date +%s.%N)" >>$GPU_LOG
+res=
+for a in "\$@"; do
+	[ "\$prev" = --bench ] && res="\$res\${res:+, }{\"shape\": [\$(echo "\${a%@*}" | tr x ,)], \"seed\": 1, \"time_us\": 100000, \"mean_us\": 100000, \"median_us\": 100000, \"min_us\": 100000, \"max_us\": 100000, \"stderr_us\": 0, \"runs\": 5}"
+	prev=\$a
+done
+sleep $SECONDS
+echo "end \$CUDA_VISIBLE_DEVICES \$(date +%s.%N)" >>$GPU_LOG
+printf '{"correct": true, "tests": [], "results": [%s], "timer": "stand-in"}' "\$res" >&3
+RUNNER
+chmod +x "$out"
+SH
+	# the log's path and the seconds written in: compilers run with a minimal environment
+	sed -i -e "s|\$GPU_LOG|$PWD/gpu.log|" -e "s|\$SECONDS|$1|" bin/nvcc
+	chmod +x bin/nvcc
+	export KS_NVCC=$PWD/bin/nvcc KS_SANDBOX=basic
+	unset CUDA_VISIBLE_DEVICES
+}
