@@ -154,6 +154,9 @@ void ks_argv_free(char **argv);                       /* frees every string, the
 char *ks_proc_capture(char *const argv[], double timeout_s);
 /* The path of an executable name in PATH (malloc'd), or NULL. */
 char *ks_find_in_path(const char *name);
+/* sigaction(sig, sa), the old action into old; a signal ignored on entry (a background job's SIGINT) stays ignored */
+struct sigaction;
+void ks_catch_signal(int sig, const struct sigaction *sa, struct sigaction *old);
 /*
  * ks_sandbox.c: how untrusted code is shut in (the compiler of a kernel,
  * the harness that runs it).  ks_proc_run applies the basic sandbox in

@@ -207,11 +207,8 @@ run_launcher(const char *var, char *const argv[], int *status, int *sig)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	caught_signal = caught_count = 0;
-	for (int i = 0; i < 3; i++) {
-		sigaction(sigs[i], NULL, &old[i]);
-		if (old[i].sa_handler != SIG_IGN)
-			sigaction(sigs[i], &sa, NULL);
-	}
+	for (int i = 0; i < 3; i++)
+		ks_catch_signal(sigs[i], &sa, &old[i]);
 	if ((pid = fork()) < 0) {
 		ks_warn("cannot fork");
 		close(pipefd[0]);

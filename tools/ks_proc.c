@@ -26,9 +26,9 @@ on_signal(int sig)
 	caught_signal = sig;
 }
 
-/* A signal ignored on entry (a background job's SIGINT) stays ignored. */
-static void
-catch_signal(int sig, const struct sigaction *sa, struct sigaction *old)
+/* A signal ignored on entry (a background job's SIGINT) stays ignored (ks.h). */
+void
+ks_catch_signal(int sig, const struct sigaction *sa, struct sigaction *old)
 {
 	sigaction(sig, NULL, old);
 	if (old->sa_handler != SIG_IGN)
@@ -163,9 +163,9 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	caught_signal = 0;
-	catch_signal(SIGINT, &sa, &old_int);
-	catch_signal(SIGTERM, &sa, &old_term);
-	catch_signal(SIGHUP, &sa, &old_hup);
+	ks_catch_signal(SIGINT, &sa, &old_int);
+	ks_catch_signal(SIGTERM, &sa, &old_term);
+	ks_catch_signal(SIGHUP, &sa, &old_hup);
 
 	start = now_s();
 	parent = getpid();
