@@ -216,3 +216,72 @@ gcc"
 	run -0 $C/runner --time-cap 0.01 --min-runs 1 --rtol 1e-4
 	assert_equal "$(jq .correct <<<"$output")" false
 }
+
+# A bench of target cpu runs its kernel on every core: a compiler beside it
+# took one core and doubled sgemm's score with shapes that never settled
+# (8.6 ms alone, 18 ms beside one busy core, on this 2-core machine; on the
+# H200 machine's 16 cores make -j2 was 1.7x slower than -j1).  So builds
+# share the CPU's bench lock, and a CPU bench holds it alone.
+cpu_lock() { echo "$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-cpu.lock"; }
+
+# hold FLOCK_ARGS SECONDS: the CPU's lock held in the background from now on
+hold() {
+	flock $1 "$(cpu_lock)" sh -c "touch held; sleep $2" &
+	for ((i = 0; i < 500; i++)); do [ -e held ] && break; sleep 0.02; done
+	assert_file_exists held
+}
+
+@test "ks-build waits while a CPU bench holds the CPU, and says whose bench it waits for" {
+	echo "ks-bench 4242 on other/gen-001/c3" >"$(cpu_lock)"
+	hold -x 1.5
+	start=$(date +%s%N)
+	KS_QUIET=0 run -0 --separate-stderr ks-build $C
+	elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	wait
+	[ "$elapsed_ms" -ge 1200 ] || fail "ks-build did not wait for the bench ($elapsed_ms ms)"
+	[[ $stderr == "ks-build: waiting: '$(cpu_lock)' is held by ks-bench 4242 on other/gen-001/c3"* ]] ||
+		fail "stderr: $stderr"
+	assert_equal "$(jget $C/build.json .ok)" true
+}
+
+@test "a CPU bench waits for a build in progress; builds do not wait for each other" {
+	ks-build $C
+	# another build holds its share for 30 s: this build goes ahead
+	hold -s 30
+	holder=$!
+	run -0 timeout 20 ks-build $C
+	assert_equal "$(jget $C/build.json .ok)" true
+	kill $holder
+	wait
+	rm held
+	# a build holds its share for 1.5 s: the bench waits for it
+	hold -s 1.5
+	start=$(date +%s%N)
+	run -0 ks-bench $C
+	elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	wait
+	[ "$elapsed_ms" -ge 1200 ] || fail "ks-bench did not wait for the build ($elapsed_ms ms)"
+	assert_equal "$(jget $C/bench.json .status)" ok
+}
+
+@test "under make -j2 no CPU bench runs beside a build" {
+	# the compiler, while it runs, looks for a harness of this population
+	# running; slot 1's takes 2 s longer, so that slot 0's bench could start
+	# beside it
+	mkdir bin
+	cat >bin/cc-watched <<EOF
+#!/bin/bash
+{ [[ "\$*" == */c1/* ]] && sleep 2; cc "\$@"; } & pid=\$!
+while kill -0 \$pid 2>/dev/null; do
+	p=\$(pgrep -af "^$PWD/par/gen-[0-9]+/c[0-9]+/runner") && echo "beside a build: \$p" >>$PWD/overlaps
+	sleep 0.01
+done
+wait \$pid
+EOF
+	chmod +x bin/cc-watched
+	export KS_CC=$PWD/bin/cc-watched
+	run -0 make -s -C "$KS_ROOT" -j2 generation N=2 K=4 POP="$PWD/par"
+	run -0 jq -s -c 'map(.status)' par/gen-00[12]/c*/bench.json
+	assert_output '["ok","ok","ok","ok","ok","ok","ok","ok"]'
+	[ ! -e overlaps ] || fail "$(sort -u overlaps)"
+}

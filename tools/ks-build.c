@@ -111,6 +111,9 @@ compile(struct build *b)
 	}
 	if (ks_target_external(b->target))
 		return not_compiled(b);
+	/* the static checks compile too: not beside a CPU bench, whose times would be the compiler's as much as the kernel's */
+	if (ks_cpu_share(b->target, b->dir) < 0)
+		return NULL;
 	if ((why = refusal(b))) {
 		char *rule = ks_easprintf("the kernel %s", why), *sum = ks_sha256_file(b->kernel);
 
@@ -229,6 +232,8 @@ main(int argc, char *argv[])
 	    "  and \"rejected\" when the candidate is not built because it breaks a rule\n"
 	    "  (ks-implement rejected it, or the static check refuses its source).\n"
 	    "  A kernel that does not compile is recorded with \"ok\": false (exit 0).\n"
+	    "  Builds share the CPU's bench lock (in KS_LOCK_DIR, default /tmp): they wait\n"
+	    "  for a bench of target cpu in progress, and it waits for them.\n"
 	    "  Environment: KS_CC, the C compiler of target cpu (default cc);\n"
 	    "  KS_LAUNCH_BUILD, a launcher that runs ks-build itself elsewhere\n"
 	    "  (e.g. 'srun -N1 -n1'; split into words, never run by a shell).\n"

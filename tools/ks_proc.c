@@ -318,8 +318,9 @@ say_holders(char *const *paths, int n)
 	}
 }
 
-int
-ks_lock_any(char *const *paths, int n, const char *who)
+/* ks_lock_any and ks_lock_shared: op is LOCK_EX or LOCK_SH */
+static int
+lock_any(char *const *paths, int n, const char *who, int op)
 {
 	int fds[KS_LOCK_ANY_MAX], got = -1, i, said = 0;
 
@@ -340,7 +341,7 @@ ks_lock_any(char *const *paths, int n, const char *who)
 	 */
 	while (got < 0) {
 		for (i = 0; i < n && got < 0; i++) {
-			if (flock(fds[i], LOCK_EX | LOCK_NB) == 0)
+			if (flock(fds[i], op | LOCK_NB) == 0)
 				got = i;
 			else if (errno != EWOULDBLOCK && errno != EINTR) {
 				ks_warn("cannot lock '%s'", paths[i]);
@@ -360,6 +361,20 @@ ks_lock_any(char *const *paths, int n, const char *who)
 		if (i != got)
 			close(fds[i]);
 	return got < 0 ? -1 : got;
+}
+
+int
+ks_lock_any(char *const *paths, int n, const char *who)
+{
+	return lock_any(paths, n, who, LOCK_EX);
+}
+
+int
+ks_lock_shared(const char *path, const char *who)
+{
+	char *const paths[1] = { (char *)path };
+
+	return lock_any(paths, 1, who, LOCK_SH) < 0 ? -1 : 0;
 }
 
 char *

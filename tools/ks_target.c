@@ -523,6 +523,23 @@ lock_path(const char *device, int index)
 	return p;
 }
 
+/* builds share the CPU's lock (ks.h) */
+int
+ks_cpu_share(const struct ks_target *t, const char *what)
+{
+	char *path, *who;
+	int rc;
+
+	if (ks_target_external(t))
+		return 0;
+	path = lock_path("cpu", -1);
+	who = ks_easprintf("%s %ld on %s", ks_progname, (long)getpid(), what);
+	rc = ks_lock_shared(path, who);
+	free(who);
+	free(path);
+	return rc;
+}
+
 /* the first free device, its lock held until exit (ks.h) */
 int
 ks_device_take(const struct ks_target *t, const struct ks_gpus *g, const char *what, char **desc)
