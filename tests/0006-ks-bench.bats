@@ -166,7 +166,8 @@ runners_left() {
 		| ($r | map(.time_us | log) | add / length | exp) as $gm
 		| def sound:
 			keys == ["bound_us", "converged", "max_us", "mean_us", "median_stderr_us", "median_us", "min_us", "rel_stderr",
-				"runs", "shape", "sol_us", "stderr_us", "time_us"]
+				"runs", "shape", "sol_us", "stderr_us", "time_us", "wall_s"]
+			and .wall_s >= .runs * .mean_us * 1e-6
 			and (.converged | type == "boolean") and ((.rel_stderr == null) == (.stderr_us == null))
 			and ((.median_stderr_us == null) == (.stderr_us == null))
 			and (.runs | type == "number" and . == floor and . >= 1)
@@ -181,14 +182,16 @@ runners_left() {
 		"results not sound: \([$r[] | select(sound | not)])",
 		"score is the geometric mean: \((($b.score_us - $gm) | fabs) <= 1e-9 * ([($b.score_us | fabs), ($gm | fabs)] | max))",
 		"device: \($b.device | test("^cpu: .+ \\([0-9]+ threads\\)$"))",
-		"timer: \($b.timer | startswith("host CLOCK_MONOTONIC"))"'
-	assert_output '["correct","device","id","kernel_sha256","message","peak","results","runner_sha256","salt","sandbox","score_stat","score_us","status","timer"]
+		"timer: \($b.timer | startswith("host CLOCK_MONOTONIC"))",
+		"the whole run holds the checks and every shape: \($b.seconds > $b.tests_s + ($r | map(.wall_s) | add) and $b.tests_s > 0)"'
+	assert_output '["correct","device","id","kernel_sha256","message","peak","results","runner_sha256","salt","sandbox","score_stat","score_us","seconds","status","tests_s","timer"]
 g000c0 ok true null
 shapes as in problem.json: true true
 results not sound: []
 score is the geometric mean: true
 device: true
-timer: true'
+timer: true
+the whole run holds the checks and every shape: true'
 	assert_no_temp_files pop
 }
 

@@ -229,6 +229,16 @@ add_spread(cJSON *e, const cJSON *h)
 	cJSON_AddBoolToObject(e, "converged", cJSON_IsTrue(c));
 }
 
+/* A duration the harness gave (older runners give none): copied when it is one. */
+static void
+copy_seconds(cJSON *to, const cJSON *from, const char *key)
+{
+	double v;
+
+	if (ks_json_num(from, key, NULL, &v) == 0 && v >= 0)
+		cJSON_AddNumberToObject(to, key, v);
+}
+
 /*
  * A measured peak may read low on a busy machine (never high), so a time
  * is refused as faster than physics only under this share of the bound
@@ -304,6 +314,7 @@ add_results(const struct bench *b, const cJSON *hres, double peak, cJSON *res, d
 				cJSON_AddNumberToObject(e, stat_keys[k], y);
 		}
 		add_spread(e, h);
+		copy_seconds(e, h, "wall_s");
 		logsum += log(v);
 		double sol = ks_bound_us(&b->prob, b->target->name, shape, peak);
 
@@ -389,6 +400,7 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 		} else {
 			cJSON_ReplaceItemInObjectCaseSensitive(res, "correct", cJSON_CreateTrue());
 			ks_json_set_str(res, "timer", ks_json_str(h, "timer", NULL));
+			copy_seconds(res, h, "tests_s");
 			/* faster than physics: a timer that missed the work, not a record */
 			const char *moved = ks_json_str(h, "timer_moved", NULL);
 
@@ -490,6 +502,9 @@ run_harness(struct bench *b)
 		if (ks_proc_run(argv, &o, &pr) == 0) {
 			ks_sandbox_signal_fix(argv, &pr);
 			res = verdict(b, json, &pr, log);
+			/* what the candidate cost: the harness's whole run, start-up and every check included */
+			if (res)
+				cJSON_AddNumberToObject(res, "seconds", pr.seconds);
 		}
 		double score = -1;
 		const char *status = ks_json_str(res, "status", NULL);
@@ -651,6 +666,8 @@ bench(const char *dir, const char *out, int heldout)
 	if (where)
 		cJSON_AddItemToObject(res, "launch", where);
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/%s", dir, heldout ? "heldout.json" : "bench.json");
+	/* the same verdict again (a failure's) leaves the file as it was: make redoes nothing after it */
+	ks_json_keep_old_number(path, res, "seconds");
 	if (ks_json_save(path, res) == 0)
 		rc = 0;
 out_prob:

@@ -141,28 +141,6 @@ compile(struct build *b)
 	return res;
 }
 
-/*
- * A rebuild that changed nothing but its duration keeps the old
- * duration, so build.json keeps its bytes and mtime and make does not
- * bench the candidate again.  An old file that does not load is simply
- * replaced.
- */
-static void
-keep_old_seconds(const char *path, cJSON *res)
-{
-	struct ks_build_rec old;
-	cJSON *trial;
-
-	if (ks_build_rec_load(path, KS_OPTIONAL | KS_QUIET, &old) != 0)
-		return;
-	trial = cJSON_Duplicate(res, 1);
-	ks_json_set_num(trial, "seconds", old.seconds);
-	if (cJSON_Compare(trial, old.json, 1))
-		ks_json_set_num(res, "seconds", old.seconds);
-	cJSON_Delete(trial);
-	ks_build_rec_free(&old);
-}
-
 static int
 build(const char *dir, const char *out)
 {
@@ -200,7 +178,8 @@ build(const char *dir, const char *out)
 		goto out_prob;
 	}
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/build.json", dir);
-	keep_old_seconds(path, res);
+	/* a rebuild that changed nothing but its duration: make does not bench it again */
+	ks_json_keep_old_number(path, res, "seconds");
 	if (ks_json_save(path, res) == 0)
 		rc = 0;
 out_prob:

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ks.h"
 
@@ -37,6 +38,31 @@ ks_json_load(const char *path)
 	v = ks_json_parse(text, len, path);
 	free(text);
 	return v;
+}
+
+void
+ks_json_keep_old_number(const char *path, cJSON *res, const char *key)
+{
+	size_t len;
+	char *text = access(path, F_OK) == 0 ? ks_file_read(path, &len) : NULL;
+	cJSON *old = text ? ks_json_parse(text, len, NULL) : NULL, *trial;
+	double v;
+
+	free(text);
+	if (!old || ks_json_num(old, key, NULL, &v) < 0) {
+		cJSON_Delete(old);
+		return;
+	}
+	/* as it will read back: a raw item (ks-bench's salt) is a number there */
+	text = cJSON_PrintUnformatted(res);
+	trial = text ? ks_json_parse(text, strlen(text), NULL) : NULL;
+	cJSON_free(text);
+	if (trial)
+		ks_json_set_num(trial, key, v);
+	if (trial && cJSON_Compare(trial, old, 1))
+		ks_json_set_num(res, key, v);
+	cJSON_Delete(trial);
+	cJSON_Delete(old);
 }
 
 int

@@ -108,6 +108,7 @@ struct bench_rec {
 	double median_sem;			/* the median's standard error */
 	long runs;
 	int converged;		/* the stop rule was met, not the time cap */
+	double wall;		/* the shape's whole time: set-up, checks, warm-up, calls (s) */
 };
 
 #define TM (P->timer ? P->timer : &ks_host_timer)
@@ -122,6 +123,7 @@ void ks_profile_range(int on) __attribute__((weak));
 
 struct report {
 	const char *timer_moved;	/* why the timer cannot be trusted; NULL */
+	double tests_wall;		/* every test shape's check (s) */
 	struct ks_peak peak;		/* with --measure-peak */
 	int correct;
 	uint64_t salt;
@@ -884,7 +886,7 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 	const struct ks_timer *tm = TM;
 	struct ks_check c;
 	char what[300];
-	double *t, t0;
+	double *t, t0, wall0;
 	long n, calls, spot_run;
 	int len, fresh = 0;
 	void *st;
@@ -892,6 +894,7 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 	len = snprintf(what, sizeof(what), "bench shape ");
 	len += format_shape(what + len, sizeof(what) - len, sh);
 
+	wall0 = ks_now();
 	st = setup_shape(sh);
 	P->run(st);
 	P->check(st, o->rtol, o->atol, &c);
@@ -935,6 +938,7 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 		return 0;
 	}
 	r->benches[r->nbenches].shape = sh;
+	r->benches[r->nbenches].wall = ks_now() - wall0;
 	summarize(&r->benches[r->nbenches++], t, n);
 	free(t);
 	return 1;
@@ -1023,10 +1027,14 @@ json_report(FILE *fp, const struct report *r)
 		json_num(fp, b->sem * 1e6);
 		fputs(", \"median_stderr_us\": ", fp);
 		json_num(fp, b->median_sem * 1e6);
-		fprintf(fp, ", \"runs\": %ld, \"converged\": %s}", b->runs,
+		fprintf(fp, ", \"runs\": %ld, \"converged\": %s, \"wall_s\": ", b->runs,
 		    b->converged ? "true" : "false");
+		json_num(fp, b->wall);
+		fputc('}', fp);
 	}
-	fputs("],\n \"timer\": ", fp);
+	fputs("],\n \"tests_s\": ", fp);
+	json_num(fp, r->tests_wall);
+	fputs(",\n \"timer\": ", fp);
 	json_str(fp, tm->description);
 	if (r->peak.flops_per_s > 0) {
 		fputs(",\n \"peak\": {\"flops_per_s\": ", fp);
@@ -1221,8 +1229,11 @@ main(int argc, char **argv)
 		ks_gpu_timer_prepare();
 	/* and from here on, what the candidate's code may not do is the kernel's to refuse */
 	lock_down();
+	double tests0 = ks_now();
+
 	for (i = 0; r.correct && i < o.ntests; i++)
 		r.correct = do_test(&o, &o.tests[i], &r);
+	r.tests_wall = ks_now() - tests0;
 	for (i = 0; r.correct && i < o.nbenches; i++)
 		r.correct = do_bench(&o, &o.benches[i], &r);
 	/* and checked after: times measured against a moved floor cannot stand */
