@@ -757,6 +757,38 @@ long_base() {
 	assert_equal "$(jget pop/gen-001/c0/bench.json .status)" ok
 }
 
+@test "implement: the compile check waits for a CPU bench, and lets go of the CPU while the model repairs" {
+	use seed
+	lock="$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-cpu.lock"
+	sed 's/^\tint i0;$/\tint i0 = undeclared_thing_xyz;/' code.c >broken.c
+	printf '```c\n%s\n```\n' "$(cat broken.c)" >broken
+	printf 'Fixed:\n```c\n%s\n```\n' "$(cat code.c)" >fixed
+	# the repair's reply comes 3 s after its request
+	llm_server_start "$(script_of hyp=plans.json impl=broken,fixed | jq -c '.impl[1].delay_s = 3')"
+	export KS_HYPOTHESIZE_MODEL=hyp KS_IMPLEMENT_MODEL=impl
+	run -0 ks-hypothesize pop/gen-001
+	# a CPU bench holds the CPU: the first compile check waits for it, and says so
+	echo "ks-bench 4242 on other/gen-000/c0" >"$lock"
+	# (-o: the lock is flock's own, not its command's, so that killing flock lets go)
+	flock -o -x "$lock" sh -c 'touch held; exec sleep 60' 3>&- &
+	holder=$!
+	for ((i = 0; i < 500; i++)); do [ -e held ] && break; sleep 0.02; done
+	KS_QUIET=0 ks-implement pop/gen-001/c0 2>implement.err &
+	implement=$!
+	for ((i = 0; i < 500; i++)); do grep -q waiting implement.err && break; sleep 0.02; done
+	run cat implement.err
+	assert_line "ks-implement: waiting: '$lock' is held by ks-bench 4242 on other/gen-000/c0"
+	assert_equal "$(llm_requests)" 2
+	pkill -P $holder
+	kill $holder
+	# while the model works on its repair, ks-implement holds no share of the CPU
+	for ((i = 0; i < 500; i++)); do [ "$(llm_requests)" -ge 3 ] && break; sleep 0.02; done
+	assert_equal "$(llm_requests)" 3
+	flock -n -x "$lock" true || fail "ks-implement held the CPU's lock while it waited for the model"
+	wait $implement || fail "ks-implement failed: $(cat implement.err)"
+	cmp code.c pop/gen-001/c0/kernel.c
+}
+
 @test "implement: a kernel still broken after KS_REPAIR_TRIES repairs is handed over and benched as build_failed" {
 	use seed
 	sed 's/^\tint i0;$/\tint i0 = undeclared_thing_xyz;/' code.c >broken.c

@@ -111,8 +111,11 @@ compile(struct build *b)
 	}
 	if (ks_target_external(b->target))
 		return not_compiled(b);
-	/* the static checks compile too: not beside a CPU bench, whose times would be the compiler's as much as the kernel's */
-	if (ks_cpu_share(b->target, b->dir) < 0)
+	/*
+	 * The static checks compile too: not beside a CPU bench, whose times
+	 * would be the compiler's as much as the kernel's (held until exit)
+	 */
+	if (ks_cpu_share(b->target, b->dir) == -1)
 		return NULL;
 	if ((why = refusal(b))) {
 		char *rule = ks_easprintf("the kernel %s", why), *sum = ks_sha256_file(b->kernel);

@@ -241,8 +241,12 @@ compiles(const struct slot *s, const struct ks_problem *p, const char *code, cha
 	runner = ks_easprintf("%s/runner", dir);
 	log = ks_easprintf("%s/build.log", dir);
 	struct ks_compile_job job = { s->target, p, kernel, runner, log };
-	if (ks_file_write_atomic(kernel, code, strlen(code)) == 0 && (ok = ks_compile(&job, rec)) == 0)
+	/* not beside a CPU bench (ks-build's reason); let go before the model is asked again */
+	int lock = ks_cpu_share(s->target, s->dir);
+
+	if (lock != -1 && ks_file_write_atomic(kernel, code, strlen(code)) == 0 && (ok = ks_compile(&job, rec)) == 0)
 		*diagnostics = ks_estrdup(ks_json_str(rec, "diagnostics", NULL));
+	ks_cpu_unshare(lock);
 	ks_remove_tree(dir);
 out:
 	cJSON_Delete(rec);

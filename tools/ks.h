@@ -196,7 +196,7 @@ void ks_sandbox_signal_fix(char *const *argv, struct ks_proc_result *r);
  */
 #define KS_LOCK_ANY_MAX 64
 int ks_lock_any(char *const *paths, int n, const char *who);
-/* The same for one file, held shared with others who ask so: 0, or -1 said. */
+/* The same for one file, held shared with others who ask so: its descriptor (close() lets go), or -1 said. */
 int ks_lock_shared(const char *path, const char *who);
 
 /*
@@ -445,14 +445,17 @@ int ks_gpus_load(const struct ks_target *t, struct ks_gpus *g);   /* -1 with a m
  */
 int ks_device_take(const struct ks_target *t, const struct ks_gpus *g, const char *what, char **desc);
 /*
- * A build's share of the CPU's bench lock, held until exit: a bench of
- * target cpu runs its kernel on every core, and a compiler beside it
- * holds up its threads (a score twice as slow, shapes that never settle),
- * so builds of every target wait for a CPU bench in progress, and a CPU
- * bench waits for the builds in progress.  what names the candidate.
- * 0, or -1 with a message.
+ * A compile's share of the CPU's bench lock: a bench of target cpu runs
+ * its kernel on every core, and a compiler beside it holds up its threads
+ * (a score twice as slow, shapes that never settle), so compiles for every
+ * target wait for a CPU bench in progress, and a CPU bench waits for the
+ * compiles in progress.  what names the candidate.  Returns the lock's
+ * descriptor, which ks_cpu_unshare lets go (else exit does); KS_NO_LOCK
+ * where nothing is compiled (target external); -1 with a message.
  */
+#define KS_NO_LOCK (-2)
 int ks_cpu_share(const struct ks_target *t, const char *what);
+void ks_cpu_unshare(int lock);
 /* dir/kernel.<ext> by the extensions of the target table; NULL with a message when none exists. */
 char *ks_kernel_path_find(const char *dir);
 char *ks_kernel_path_quiet(const char *dir);   /* the same, NULL without a word */

@@ -318,9 +318,9 @@ say_holders(char *const *paths, int n)
 	}
 }
 
-/* ks_lock_any and ks_lock_shared: op is LOCK_EX or LOCK_SH */
+/* ks_lock_any and ks_lock_shared: op is LOCK_EX or LOCK_SH; *held gets the descriptor held */
 static int
-lock_any(char *const *paths, int n, const char *who, int op)
+lock_any(char *const *paths, int n, const char *who, int op, int *held)
 {
 	int fds[KS_LOCK_ANY_MAX], got = -1, i, said = 0;
 
@@ -360,21 +360,24 @@ lock_any(char *const *paths, int n, const char *who, int op)
 	for (i = 0; i < n; i++)
 		if (i != got)
 			close(fds[i]);
+	if (got >= 0 && held)
+		*held = fds[got];
 	return got < 0 ? -1 : got;
 }
 
 int
 ks_lock_any(char *const *paths, int n, const char *who)
 {
-	return lock_any(paths, n, who, LOCK_EX);
+	return lock_any(paths, n, who, LOCK_EX, NULL);
 }
 
 int
 ks_lock_shared(const char *path, const char *who)
 {
 	char *const paths[1] = { (char *)path };
+	int fd = -1;
 
-	return lock_any(paths, 1, who, LOCK_SH) < 0 ? -1 : 0;
+	return lock_any(paths, 1, who, LOCK_SH, &fd) < 0 ? -1 : fd;
 }
 
 char *

@@ -531,13 +531,20 @@ ks_cpu_share(const struct ks_target *t, const char *what)
 	int rc;
 
 	if (ks_target_external(t))
-		return 0;
+		return KS_NO_LOCK;
 	path = lock_path("cpu", -1);
 	who = ks_easprintf("%s %ld on %s", ks_progname, (long)getpid(), what);
 	rc = ks_lock_shared(path, who);
 	free(who);
 	free(path);
 	return rc;
+}
+
+void
+ks_cpu_unshare(int lock)
+{
+	if (lock >= 0)
+		close(lock);
 }
 
 /* the first free device, its lock held until exit (ks.h) */
