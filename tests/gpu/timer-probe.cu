@@ -9,7 +9,7 @@
  *   empty  the idle protocol around an empty kernel, and queued around it
  *   sleep  the idle protocol around a kernel that sleeps 50 us, and queued around it
  * Usage: nvcc -O3 -arch=sm_90a -DKERNEL='"path.cu"' timer-probe.cu && ./a.out [CALLS [MODE]]
- * (MODE: how the caches are flushed before each call, below; 5 is not run yet)
+ * (MODE: how the caches are flushed before each call, below; 6 is not run yet)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +29,10 @@ __global__ void empty_k(void) {}
 __global__ void sleep_k(unsigned ns) { unsigned long long t0, t; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0)); do { asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); } while (t - t0 < ns); }
 static int MODE;	/* 0 read 2x L2; 1 no flush; 2 read, then a 20 us gate; 3 memset 2x L2; 4 read 4x L2;
 			   5 read 2x L2, then one 32-byte sector per 64 KiB of x and y touched (their TLB entries
-			   warm, 1/2048 of their bytes in the L2): is the rest of the gap to ncu the TLB? */
+			   warm, 1/2048 of their bytes in the L2): is the rest of the gap to ncu the TLB?
+			   (2026-12-02: no, within 0.6 us of mode 0 on every shape)
+			   6 1 ms of one block sleeping, then read 2x L2: the device nearly idle between calls, as
+			   under ncu, which replays each kernel alone: is the gap the clocks of a device kept busy? */
 static struct { const char *p[2]; size_t bytes[2]; } TOUCH;	/* mode 5: x and y of the shape measured */
 __global__ void touch_pages(const char *p, size_t bytes, unsigned *s) {
 	size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) * 65536;
@@ -38,6 +41,7 @@ __global__ void touch_pages(const char *p, size_t bytes, unsigned *s) {
 static void flush(void) {
 	if (MODE == 1) return;
 	if (MODE == 3) { cudaMemsetAsync(flushbuf, 0, flushn / 2, 0); return; }
+	if (MODE == 6) sleep_k<<<1, 1>>>(1000000);
 	flush_read<<<132 * 8, 256>>>((const uint4 *)flushbuf, MODE == 4 ? flushn / 16 : flushn / 32, sink);
 	if (MODE == 2) sleep_k<<<1, 1>>>(20000);
 	for (int b = 0; MODE == 5 && b < 2; b++)
