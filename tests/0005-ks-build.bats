@@ -222,21 +222,10 @@ gcc"
 # (8.6 ms alone, 18 ms beside one busy core, on this 2-core machine; on the
 # H200 machine's 16 cores make -j2 was 1.7x slower than -j1).  So builds
 # share the CPU's bench lock, and a CPU bench holds it alone.
-cpu_lock() { echo "$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-cpu.lock"; }
-
-# hold FLOCK_ARGS SECONDS: the CPU's lock held in the background from now on
-hold() {
-	flock $1 "$(cpu_lock)" sh -c "touch held; sleep $2" &
-	for ((i = 0; i < 500; i++)); do [ -e held ] && break; sleep 0.02; done
-	assert_file_exists held
-}
-
 @test "ks-build waits while a CPU bench holds the CPU, and says whose bench it waits for" {
 	echo "ks-bench 4242 on other/gen-001/c3" >"$(cpu_lock)"
-	hold -x 1.5
-	start=$(date +%s%N)
-	KS_QUIET=0 run -0 --separate-stderr ks-build $C
-	elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	hold_cpu_lock -x 1.5
+	KS_QUIET=0 run_timed -0 --separate-stderr ks-build $C
 	wait
 	[ "$elapsed_ms" -ge 1200 ] || fail "ks-build did not wait for the bench ($elapsed_ms ms)"
 	[[ $stderr == "ks-build: waiting: '$(cpu_lock)' is held by ks-bench 4242 on other/gen-001/c3"* ]] ||
@@ -247,7 +236,7 @@ hold() {
 @test "a CPU bench waits for a build in progress; builds do not wait for each other" {
 	ks-build $C
 	# another build holds its share for 30 s: this build goes ahead
-	hold -s 30
+	hold_cpu_lock -s 30
 	holder=$!
 	run -0 timeout 20 ks-build $C
 	assert_equal "$(jget $C/build.json .ok)" true
@@ -255,10 +244,8 @@ hold() {
 	wait
 	rm held
 	# a build holds its share for 1.5 s: the bench waits for it
-	hold -s 1.5
-	start=$(date +%s%N)
-	run -0 ks-bench $C
-	elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	hold_cpu_lock -s 1.5
+	run_timed -0 ks-bench $C
 	wait
 	[ "$elapsed_ms" -ge 1200 ] || fail "ks-bench did not wait for the build ($elapsed_ms ms)"
 	assert_equal "$(jget $C/bench.json .status)" ok

@@ -341,14 +341,9 @@ $(n_bench_shapes)"
 
 @test "ks-bench waits for the device lock in KS_LOCK_DIR" {
 	use segv
-	# timed from the moment the lock is held, not from a guess at it: on a
-	# busy machine (bats --jobs) the holder may take its time to start
-	flock "$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-cpu.lock" sh -c 'touch held; sleep 1.5' &
-	for ((i = 0; i < 500; i++)); do [ -e held ] && break; sleep 0.02; done
-	assert_file_exists held
-	start=$(date +%s%N)
-	run -0 ks-bench $C
-	elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	# timed from the moment the lock is held, not from a guess at it
+	hold_cpu_lock -x 1.5
+	run_timed -0 ks-bench $C
 	wait
 	[ "$elapsed_ms" -ge 900 ] || fail "ks-bench did not wait for the lock ($elapsed_ms ms)"
 	assert_equal "$(jget $C/bench.json .status)" crashed

@@ -228,3 +228,23 @@ SH
 	export KS_NVCC=$PWD/bin/nvcc KS_SANDBOX=basic
 	unset CUDA_VISIBLE_DEVICES
 }
+
+# cpu_lock: the path of the CPU's bench lock (KS_LOCK_DIR is the test's own)
+cpu_lock() { echo "$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-cpu.lock"; }
+
+# hold_cpu_lock FLOCK_ARGS SECONDS: the CPU's lock held in the background
+# for SECONDS, from when this returns (on a busy machine, bats --jobs, the
+# holder may take its time to start); $! is the holder
+hold_cpu_lock() {
+	flock $1 "$(cpu_lock)" sh -c "touch held; sleep $2" &
+	for ((i = 0; i < 500; i++)); do [ -e held ] && break; sleep 0.02; done
+	assert_file_exists held
+}
+
+# run_timed ARGS...: bats' run of ARGS; elapsed_ms gets how long it took
+run_timed() {
+	local start
+	start=$(date +%s%N)
+	run "$@"
+	elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+}
