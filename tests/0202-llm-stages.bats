@@ -779,8 +779,9 @@ long_base() {
 	run cat implement.err
 	assert_line "ks-implement: waiting: '$lock' is held by ks-bench 4242 on other/gen-000/c0"
 	assert_equal "$(llm_requests)" 2
+	# its command ends, and flock with it: the lock is free
 	pkill -P $holder
-	kill $holder
+	wait $holder || true
 	# while the model works on its repair, ks-implement holds no share of the CPU
 	for ((i = 0; i < 500; i++)); do [ "$(llm_requests)" -ge 3 ] && break; sleep 0.02; done
 	assert_equal "$(llm_requests)" 3
