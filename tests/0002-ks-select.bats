@@ -132,6 +132,23 @@ set_noise() {
 	assert_equal "$(jget pop/gen-002/select.json .base)" g001c1
 }
 
+@test "ks-select: one shape of three that did not converge adds a third of its doubt: 15 % faster on each is a win" {
+	# (before: the whole score 10 % unsure, so a kernel 24 % faster on every shape, one
+	# shape capped, stayed behind the old base for seven generations of sgemm)
+	make_pop pop
+	fake_cand pop 0 0 ok 100 ''
+	fake_cand pop 1 0 ok 85 'BM=32' g000c0 g000c0
+	jset pop/gen-001/c0/bench.json '.results[1].converged = false'
+	run -0 ks-select pop/gen-002
+	assert_equal "$(jget pop/gen-002/select.json .base)" g001c0
+	# every shape capped is more doubt: 5 % is still no win
+	fake_cand pop 1 1 ok 81 'BM=64' g000c0 g000c0
+	set_noise pop g001c1 0.01 false
+	rm pop/gen-002/select.json
+	run -0 ks-select pop/gen-002
+	assert_equal "$(jget pop/gen-002/select.json .base)" g001c0
+}
+
 @test "ks-select: a shape won by less than the noise does not count for the reference" {
 	make_pop pop
 	fake_cand pop 0 0 ok 50 ''

@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # ks-hypothesize: 10 avenues, 5 plans on the base's tunable parameters,
 # and the K plans kept by the rule of population(5) (offline proposer), on
-# kernels with the seed's five first knobs (helper five_knobs).
+# kernels with the seed's five first knobs (helper five_knobs): four moves
+# of the hill climber around the base and the model's draw across the
+# whole space (local_plans: the four; the draw has tests of its own).
 
 bats_require_minimum_version 1.5.0
 load helper/common
@@ -34,6 +36,25 @@ setup_file() {
 	fake_cand pairs 1 1 ok 60 'BN=128' g000c0 g000c0
 	fake_cand pairs 1 2 ok 55 'BK=64' g000c0 g000c0
 	ks-select pairs/gen-002
+	# eleven kernels timed as if each value multiplied the time (LOOP_ORDER 1
+	# x0.3, UNROLL 4 x0.5, BM 32 x0.9, ...): the model has something to learn;
+	# the base is g003c0 (BM 32, LOOP_ORDER 1), UNROLL 4 never tried beside it
+	make_pop model
+	local i cfgs=('' 'LOOP_ORDER=1' 'BM=32' 'BM=8 UNROLL=2' 'BM=64 UNROLL=8' 'BM=128 LOOP_ORDER=1' 'BM=8 UNROLL=4'
+		'BM=32 LOOP_ORDER=1' 'UNROLL=8 LOOP_ORDER=1' 'BM=128 UNROLL=4' 'UNROLL=2 LOOP_ORDER=1')
+	local times=(100 30 90 120 120 39 60 27 36 65 30)
+	for i in "${!cfgs[@]}"; do
+		fake_cand model $(((i + 2) / 3)) $((i ? (i - 1) % 3 : 0)) ok "${times[$i]}" "${cfgs[$i]}" g000c0 g000c0
+	done
+	ks-select model/gen-005
+	# BN 32 failed in three kernels, every other BN measured correct
+	make_pop failed
+	fake_cand failed 0 0 ok 100 ''
+	cfgs=('BN=16' 'BN=128' 'BN=256' 'BN=32' 'BN=32 BM=8' 'BN=32 UNROLL=2')
+	for i in "${!cfgs[@]}"; do
+		fake_cand failed $((i / 3 + 1)) $((i % 3)) "$([ "$i" -lt 3 ] && echo ok || echo incorrect)" 100 "${cfgs[$i]}" g000c0 g000c0
+	done
+	ks-select failed/gen-003
 }
 
 setup() {
@@ -43,6 +64,11 @@ setup() {
 # plans FILE: one line per plan: title | innovation | uplift_min | uplift_max | changes
 plans() {
 	jq -r '.plans[] | "\(.title) | \(.innovation) | \(.uplift_min) | \(.uplift_max) | \(.changes | tojson)"' "$1"
+}
+
+# local_plans FILE: plans without the model draw (the last plan, innovation 10)
+local_plans() {
+	plans "$1" | grep -v ' | 10 | '
 }
 
 # select_json DIR BASE REF: a hand-written select.json.
@@ -55,22 +81,25 @@ select_json() {
 	run -0 ks-hypothesize pop/gen-001
 	assert_output ""
 	run -0 jf pop/gen-001/hypotheses.json keys .chosen .base .model '.avenues | length' \
-		'.avenues[0]' '.avenues[7]' '.avenues[9]'
+		'.avenues[0]' '.avenues[7]' '.avenues[8]' '.avenues[9]'
 	assert_line --index 0 '["avenues","base","calibration","chosen","model","plans"]'
-	assert_line --index 1 '[0,1,2]'
+	# the draw (innovation 10), then the highest max uplift, then the highest min uplift
+	assert_line --index 1 '[4,0,1]'
 	assert_line --index 2 g000c0
 	assert_line --index 3 offline
 	assert_line --index 4 10
 	# the neighbours of each value first, then the values further away
 	assert_line --index 5 "BM 16 -> 8 (expected +10%: no kernel has changed BM yet)"
 	assert_line --index 6 "LOOP_ORDER 0 -> 1 (expected +10%: no kernel has changed LOOP_ORDER yet)"
-	assert_line --index 7 "BM 16 -> 128 (expected +5%: no kernel has changed BM yet)"
+	assert_line --index 7 "BM 16 -> 64 (expected +5%: no kernel has changed BM yet)"
+	# the last avenue is the model's draw
+	assert_line --index 8 --regexp '^[A-Z_]+ [0-9]+ -> [0-9]+.* \(expected -?\+?0%: a draw across the whole space: the model of 1 measured kernel\(s\) expects 100 us'
 	run -0 plans pop/gen-001/hypotheses.json
-	assert_output 'BM 16 -> 8 | 8 | -10 | 30 | {"BM":8}
-BN 64 -> 32 | 8 | -10 | 30 | {"BN":32}
-BK 32 -> 16 | 8 | -10 | 30 | {"BK":16}
-UNROLL 1 -> 2 | 8 | -10 | 30 | {"UNROLL":2}
-LOOP_ORDER 0 -> 1 | 8 | -10 | 30 | {"LOOP_ORDER":1}'
+	assert_line --index 0 'BM 16 -> 8 | 8 | -10 | 30 | {"BM":8}'
+	assert_line --index 1 'BN 64 -> 32 | 8 | -10 | 30 | {"BN":32}'
+	assert_line --index 2 'BK 32 -> 16 | 8 | -10 | 30 | {"BK":16}'
+	assert_line --index 3 'UNROLL 1 -> 2 | 8 | -10 | 30 | {"UNROLL":2}'
+	assert_line --index 4 --regexp ' \| 10 \| -?[0-9]+ \| [0-9]+ \| \{"'
 	assert_no_temp_files pop
 }
 
@@ -86,16 +115,20 @@ LOOP_ORDER 0 -> 1 | 8 | -10 | 30 | {"LOOP_ORDER":1}'
 @test "ks-hypothesize keeps the most innovative, the highest max uplift, the highest min uplift" {
 	use bm32
 	run -0 ks-hypothesize pop/gen-002
-	run -0 plans pop/gen-002/hypotheses.json
+	run -0 local_plans pop/gen-002/hypotheses.json
 	assert_output 'BN 64 -> 32 | 8 | -10 | 30 | {"BN":32}
 BK 32 -> 16 | 8 | -10 | 30 | {"BK":16}
 UNROLL 1 -> 2 | 8 | -10 | 30 | {"UNROLL":2}
-LOOP_ORDER 0 -> 1 | 8 | -10 | 30 | {"LOOP_ORDER":1}
-BM 32 -> 64 | 6 | -5 | 20 | {"BM":64}'
-	# plan 0 by innovation (first of the ties), plan 1 by max uplift, plan 4 by min uplift
+LOOP_ORDER 0 -> 1 | 8 | -10 | 30 | {"LOOP_ORDER":1}'
+	# plan 4 (the draw) by innovation, plan 0 by max uplift (first of the ties), plan 1 by min uplift
 	run -0 jf pop/gen-002/hypotheses.json .chosen .base
-	assert_output '[0,1,4]
+	assert_output '[4,0,1]
 g001c0'
+	# with K=5 every plan, in the same rule's order
+	jset pop/run.json '.k = 5'
+	rm pop/gen-002/hypotheses.json
+	run -0 ks-hypothesize pop/gen-002
+	assert_equal "$(jget pop/gen-002/hypotheses.json .chosen)" '[4,0,1,2,3]'
 }
 
 @test "ks-hypothesize never proposes the configuration of a kernel already in the population" {
@@ -104,8 +137,9 @@ g001c0'
 	# BM back to 16 is the seed itself
 	run -1 grep -F 'BM 32 -> 16' pop/gen-002/hypotheses.json
 	assert_output ""
-	run -0 grep -cF '"BM":' pop/gen-002/hypotheses.json
-	assert_output 1
+	# nor does the draw, which could land anywhere
+	run -0 jf pop/gen-002/hypotheses.json '[.plans[] | .changes | select(. == {"BM": 16} or . == {})] | length'
+	assert_output 0
 }
 
 @test "ks-hypothesize does not retry a configuration that was incorrect" {
@@ -113,39 +147,77 @@ g001c0'
 	run -0 ks-hypothesize pop/gen-002
 	run -1 grep -F 'BN 64 -> 32' pop/gen-002/hypotheses.json
 	assert_output ""
-	run -0 plans pop/gen-002/hypotheses.json
-	assert_line --index 4 'BN 64 -> 128 | 6 | -5 | 20 | {"BN":128}'
+	run -0 local_plans pop/gen-002/hypotheses.json
+	assert_line --index 3 'LOOP_ORDER 0 -> 1 | 8 | -10 | 30 | {"LOOP_ORDER":1}'
+	# the draw keeps away from the value that failed
+	run -0 jget pop/gen-002/hypotheses.json '.plans[4].changes.BN // 64'
+	refute_output 32
 }
 
 @test "ks-hypothesize pairs two changes only when each measured faster alone" {
 	use pairs
 	run -0 ks-hypothesize pop/gen-002
-	run -0 plans pop/gen-002/hypotheses.json
+	run -0 local_plans pop/gen-002/hypotheses.json
 	# BK 32 -> 64 is judged by the pair g000c0/g001c2, which differ in BK alone: 100/55 us
 	assert_output 'BN 64 -> 128, BK 32 -> 64 | 1 | 57 | 168 | {"BN":128,"BK":64}
 UNROLL 1 -> 2 | 8 | -10 | 30 | {"UNROLL":2}
 LOOP_ORDER 0 -> 1 | 8 | -10 | 30 | {"LOOP_ORDER":1}
-BM 32 -> 64 | 6 | -5 | 20 | {"BM":64}
-BK 32 -> 64 | 2 | 72 | 92 | {"BK":64}'
+BM 32 -> 64 | 6 | -5 | 20 | {"BM":64}'
 	run -0 jf pop/gen-002/hypotheses.json .chosen '.avenues[0]' '.avenues[1]'
-	assert_output '[1,0,4]
+	assert_output '[4,0,3]
 BN 64 -> 128, BK 32 -> 64 (expected +115%: both changes measured faster on their own)
 BK 32 -> 64 (expected +82%: 1 pair(s) of measured kernels differing only in BK: 64 is 1.82x as fast as 32)'
-	# without measurements (the seed alone) every plan is a single change
+	# without measurements (the seed alone) every move of the hill climber is a single change
 	rm -rf pop && use seed
 	run -0 ks-hypothesize pop/gen-001
-	run -0 jf pop/gen-001/hypotheses.json '[.plans[].changes | length]'
-	assert_output '[1,1,1,1,1]'
+	run -0 jf pop/gen-001/hypotheses.json '[.plans[:4][].changes | length]'
+	assert_output '[1,1,1,1]'
+}
+
+@test "ks-hypothesize: the model of the population ranks a value untested beside the base" {
+	use model
+	run -0 ks-hypothesize pop/gen-005
+	assert_equal "$(jget pop/gen-005/hypotheses.json .base)" g003c0
+	# UNROLL 4 was never tried beside the base, nor in a pair differing in it alone; the
+	# model saw it make two kernels faster (the rule alone: "untested next to this base")
+	run -0 jget pop/gen-005/hypotheses.json '.avenues[]'
+	assert_line --regexp '^UNROLL 1 -> 4 \(expected \+[1-9][0-9]%: untested next to this base; the model of 11 measured kernels expects \+[1-9][0-9]% from UNROLL = 4\)$'
+	# ahead of UNROLL 2, whose one measured pair says no faster
+	refute_line --partial 'UNROLL 1 -> 2 ('
+}
+
+@test "ks-hypothesize: the draw goes where the model expects speed, and is made the same way twice" {
+	use model
+	run -0 ks-hypothesize pop/gen-005
+	run -0 jf pop/gen-005/hypotheses.json '.plans[4].innovation' '.plans[4].changes.LOOP_ORDER // 1' \
+		'.plans[4].changes.UNROLL // 1' '.plans[4].description'
+	assert_line --index 0 10
+	# LOOP_ORDER 1 (x0.3) kept, UNROLL 8 (x1.2) avoided
+	assert_line --index 1 1
+	refute_line --index 2 8
+	assert_line --index 3 --regexp '^Change the tunable parameters of g003c0: .*Why: a draw across the whole space: the model of 11 measured kernel\(s\) expects [0-9.]+ us \(\+-[0-9]+%\), [0-9] of its values untested\.$'
+	cp pop/gen-005/hypotheses.json first.json
+	rm pop/gen-005/hypotheses.json
+	run -0 ks-hypothesize pop/gen-005
+	cmp first.json pop/gen-005/hypotheses.json
+}
+
+@test "ks-hypothesize: a value that failed counts as slow: the draw keeps away from it" {
+	use failed
+	run -0 ks-hypothesize pop/gen-003
+	# untested, BN 32 would be the draw's first choice; failed three times it is left out
+	run -0 jget pop/gen-003/hypotheses.json '.plans[-1] | [.innovation, (.changes.BN // 64)]'
+	assert_output --regexp '^\[10,(16|64|128|256)\]$'
 }
 
 @test "ks-hypothesize keeps K plans: one with K=1, five distinct with K=5" {
 	use seed
 	jset pop/run.json '.k = 1'
 	run -0 ks-hypothesize pop/gen-001
-	assert_equal "$(jget pop/gen-001/hypotheses.json .chosen)" '[0]'
+	assert_equal "$(jget pop/gen-001/hypotheses.json .chosen)" '[4]'
 	jset pop/run.json '.k = 5'
 	run -0 ks-hypothesize pop/gen-001
-	assert_equal "$(jget pop/gen-001/hypotheses.json .chosen)" '[0,1,2,3,4]'
+	assert_equal "$(jget pop/gen-001/hypotheses.json .chosen)" '[4,0,1,2,3]'
 }
 
 @test "ks-hypothesize -o writes the file named, and not hypotheses.json" {

@@ -10,18 +10,22 @@ setup_file() {
 	cd "$BATS_FILE_TMPDIR" || return
 	make_pop empty
 	# the seed alone; generation 1 selected and hypothesized: its plans are
-	# BM 16 -> 8, BN 64 -> 32, BK 32 -> 16, UNROLL 1 -> 2, LOOP_ORDER 0 -> 1
-	# and it keeps plans 0, 1 and 2
+	# BM 16 -> 8, BN 64 -> 32, BK 32 -> 16, UNROLL 1 -> 2 and the model's
+	# draw; the proposer keeps the draw first (ks-hypothesize's tests), these
+	# tests keep plans 0, 1 and 2
 	make_pop seed
 	fake_cand seed 0 0 ok 100 ''
 	ks-select seed/gen-001
 	ks-hypothesize seed/gen-001
+	jset seed/gen-001/hypotheses.json '.chosen = [0, 1, 2]'
+
 	# the seed and g001c0 (BM 32, the base of generation 2)
 	make_pop bm32
 	fake_cand bm32 0 0 ok 100 ''
 	fake_cand bm32 1 0 ok 50 'BM=32' g000c0 g000c0
 	ks-select bm32/gen-002
 	ks-hypothesize bm32/gen-002
+	jset bm32/gen-002/hypotheses.json '.chosen = [0, 1, 2]'
 }
 
 setup() {
@@ -94,13 +98,13 @@ offline
 
 @test "ks-implement takes plan chosen[S], not plan S, and applies every change of it" {
 	use seed
-	jset pop/gen-001/hypotheses.json '.plans[4].changes = {"BM": 64, "UNROLL": 4} | .chosen = [4, 0, 2]'
+	jset pop/gen-001/hypotheses.json '.plans[4].changes = {"BM": 64, "UNROLL": 4} | .plans[4].title = "BM 16 -> 64, UNROLL 1 -> 4" | .chosen = [4, 0, 2]'
 	run -0 ks-implement pop/gen-001/c0
 	with_defines "$SEED" BM=64 UNROLL=4 > want.c
 	cmp want.c pop/gen-001/c0/kernel.c
 	run -0 jf pop/gen-001/c0/candidate.json .plan.index .plan.title
 	assert_output '4
-LOOP_ORDER 0 -> 1'
+BM 16 -> 64, UNROLL 1 -> 4'
 	run -0 ks-implement pop/gen-001/c1
 	with_defines "$SEED" BM=8 > want.c
 	cmp want.c pop/gen-001/c1/kernel.c

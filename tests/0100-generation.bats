@@ -101,7 +101,8 @@ assert_candidate() {
 	run -0 gen N=1 K=2
 	assert_candidate pop/gen-001/c1
 	assert_file_not_exists pop/gen-001/c2
-	assert_equal "$(jget pop/gen-001/hypotheses.json .chosen)" "[0,1]"
+	# the model's draw (plan 4, the most innovative), then the highest max uplift
+	assert_equal "$(jget pop/gen-001/hypotheses.json .chosen)" "[4,0]"
 }
 
 @test "each stage can be rerun by hand: delete its output and make again" {

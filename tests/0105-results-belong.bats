@@ -19,10 +19,11 @@ setup() {
 	S=pop/gen-000/c0
 }
 
-# spoil DIR: the kernel of DIR made wrong (it subtracts the products)
+# spoil DIR: the kernel of DIR made wrong whichever path its LOOP_ORDER
+# takes (the last element of C off by one, after either path)
 spoil() {
-	sed -i 's/s += A\[/s -= A[/' "$1/kernel.c"
-	grep -q 's -= A\[' "$1/kernel.c"
+	sed -i 's/^\t\tblocks(M, N, K, A, B, C);$/&\n\tC[(size_t)M * N - 1] += 1.0f;/' "$1/kernel.c"
+	grep -q 'C\[(size_t)M \* N - 1\] += 1.0f;' "$1/kernel.c"
 }
 
 @test "build.json and bench.json name the kernel and the harness they measured" {

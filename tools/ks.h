@@ -567,6 +567,24 @@ int ks_tune_parse(const char *src, struct ks_param *p, int max);
 long ks_tune_get(const struct ks_param *p, int n, const char *name, long dflt);
 /* Returns a new source with the values of the named defines replaced; NULL when one is absent. */
 char *ks_tune_apply(const char *src, const char *const *names, const long *values, int n);
+#define KS_TUNE_MAX_PARAMS 32
+
+/*
+ * ks_offline_model.c: an additive model of log(time) over the tunable
+ * parameters, for the offline proposer.  Configurations are given as the
+ * index of each parameter's value in its allowed list (idx: nobs rows of
+ * nparams); y is log(time) of each.
+ */
+struct ks_tmodel {
+	int nparams, nobs;
+	int nvalues[KS_TUNE_MAX_PARAMS];
+	int count[KS_TUNE_MAX_PARAMS][KS_TUNE_MAX_VALUES];     /* kernels measured with each value */
+	double effect[KS_TUNE_MAX_PARAMS][KS_TUNE_MAX_VALUES]; /* what each value adds to log(time) */
+	double mu, sigma, tau;      /* the mean; the spread of the residuals, of the values' effects (log) */
+};
+void ks_tmodel_fit(struct ks_tmodel *m, int nparams, const int *nvalues, const int *idx, const double *y, int nobs);
+double ks_tmodel_predict(const struct ks_tmodel *m, const int *idx);   /* log(time) */
+double ks_tmodel_doubt(const struct ks_tmodel *m, const int *idx);     /* one standard error of it */
 
 /*
  * ks_sse.c: a streamed reply (server-sent events of openai, anthropic or

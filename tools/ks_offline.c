@@ -9,12 +9,13 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ks.h"
 
-#define MAX_PARAMS 32
+#define MAX_PARAMS KS_TUNE_MAX_PARAMS
 
 static int
 is_ok(const struct ks_cand *c)
@@ -141,6 +142,8 @@ struct moves {
 	size_t n, cap;
 	const struct ks_param *bp;
 	int nb;
+	struct ks_tmodel model;	/* of the population measured (ks_offline_model.c) */
+	int fitted;		/* the kernels it was fitted to */
 };
 
 static int
@@ -228,11 +231,74 @@ index_of(const struct ks_param *p, long v)
 	return -1;
 }
 
-/* Scores setting base parameter p to v from what the population measured. */
-static void
-score_single(const struct ks_param *p, long v, const struct config *cfg, int m, struct move *mv)
+/* The index of each of the base's parameters' values in c; -1 when c lacks one or has a value not allowed. */
+static int
+value_indexes(const struct moves *ms, const struct config *c, int *idx)
 {
-	double speedup;
+	for (int j = 0; j < ms->nb; j++)
+		if ((idx[j] = index_of(&ms->bp[j], ks_tune_get(c->p, c->n, ms->bp[j].name, LONG_MIN))) < 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * The model of every benched kernel with the base's parameters: a
+ * correct one by log(score); one that failed (build, check, crash,
+ * time) as twice the slowest correct one, so that the draws learn to
+ * avoid what breaks.
+ */
+static void
+fit_model(struct moves *ms, const struct config *cfg, int m)
+{
+	int *idx = ks_emalloc((m ? m : 1) * (size_t)ms->nb * sizeof *idx), nvalues[MAX_PARAMS], nobs = 0;
+	double *y = ks_emalloc((m ? m : 1) * sizeof *y), slowest = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < m; i++) {
+			const struct ks_cand *c = cfg[i].cand;
+
+			/* pass 0: the correct kernels; pass 1: the failed ones, once the slowest is known */
+			if (!c->status || is_ok(c) == pass || value_indexes(ms, &cfg[i], idx + (size_t)nobs * ms->nb) < 0)
+				continue;
+			y[nobs] = pass == 0 ? log(c->score_us) : slowest + log(2);
+			if (pass == 0 && (nobs == 0 || y[nobs] > slowest))
+				slowest = y[nobs];
+			nobs++;
+		}
+	for (int j = 0; j < ms->nb; j++)
+		nvalues[j] = ms->bp[j].nallowed;
+	ks_tmodel_fit(&ms->model, ms->nb, nvalues, idx, y, nobs);
+	ms->fitted = nobs;
+	free(idx);
+	free(y);
+}
+
+/* The fewest kernels the model must be fitted to before it ranks the hill climber's untested moves. */
+#define MODEL_TRUSTED 10
+
+/*
+ * What the model expects of setting base parameter j to value index a
+ * (the effect of the one value against the other's), when it was fitted
+ * to enough kernels and some of them had that value; else 0.
+ */
+static int
+model_single(const struct moves *ms, int j, int a, double *percent)
+{
+	const struct ks_tmodel *tm = &ms->model;
+	int cur = index_of(&ms->bp[j], ms->bp[j].value);
+
+	if (ms->fitted < MODEL_TRUSTED || cur < 0 || tm->count[j][a] == 0)
+		return 0;
+	*percent = 100 * (exp(tm->effect[j][cur] - tm->effect[j][a]) - 1);
+	return 1;
+}
+
+/* Scores setting base parameter j to v from what the population measured. */
+static void
+score_single(const struct moves *ms, int j, long v, const struct config *cfg, int m, struct move *mv)
+{
+	const struct ks_param *p = &ms->bp[j];
+	double speedup, expect;
 	int ci = index_of(p, p->value), vi = index_of(p, v);
 	int neighbour = ci >= 0 && abs(ci - vi) == 1;
 	int pairs = evidence(cfg, m, p->name, v, p->value, &speedup);
@@ -251,6 +317,13 @@ score_single(const struct ks_param *p, long v, const struct config *cfg, int m, 
 		mv->hi = neighbour ? 30 : 60;
 		mv->innovation = neighbour ? 8 : 9;
 		snprintf(mv->why, sizeof mv->why, "no kernel has changed %.63s yet", p->name);
+	} else if (model_single(ms, j, vi, &expect)) {
+		mv->est = expect;
+		mv->lo = expect - 20;
+		mv->hi = expect + 20;
+		mv->innovation = neighbour ? 6 : 7;
+		snprintf(mv->why, sizeof mv->why, "untested next to this base; the model of %d measured kernels expects "
+		    "%+.0f%% from %.63s = %ld", ms->fitted, expect, p->name, v);
 	} else {
 		mv->est = neighbour ? 8 : 3;
 		mv->lo = neighbour ? -5 : -20;
@@ -333,7 +406,7 @@ add_singles(struct moves *ms, const struct config *cfg, int m)
 			base_cfg(ms, v);
 			v[i] = ms->bp[i].allowed[a];
 			if ((mv = add_move(ms, v, cfg, m)))
-				score_single(&ms->bp[i], v[i], cfg, m, mv);
+				score_single(ms, i, v[i], cfg, m, mv);
 		}
 }
 
@@ -489,6 +562,138 @@ add_farthest(struct moves *ms, const struct config *cfg, int m)
 	return size > SPACE_MAX ? -1 : size;
 }
 
+/*
+ * The model's draw: one configuration anywhere in the space, so that the
+ * search is not held to the hill around its first good kernel.  From a
+ * pool of random configurations (the generator seeded from the
+ * population: a rerun draws the same) it takes the untried one the
+ * model expects fastest less one standard error of its doubt: at first,
+ * with little measured, the draw goes where values are untested; as the
+ * population grows, where the model expects speed.
+ */
+#define DRAW_POOL 2000
+
+/* splitmix64 */
+static uint64_t
+next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+struct draw {
+	double score;	/* expected log(time) less the doubt: lower is better */
+	int idx[MAX_PARAMS];
+};
+
+static int
+cmp_draws(const void *a, const void *b)
+{
+	const struct draw *x = a, *y = b;
+
+	return (x->score > y->score) - (x->score < y->score);
+}
+
+/* What a draw is worth: its expected log(time) less one standard error of the model's doubt. */
+static double
+draw_score(const struct ks_tmodel *tm, const int *idx)
+{
+	return ks_tmodel_predict(tm, idx) - ks_tmodel_doubt(tm, idx);
+}
+
+/*
+ * Improves d one parameter at a time (each set to its best value for the
+ * score, the others held) until no change helps: the model is additive
+ * but for the doubt, so this nearly finds its best configuration of the
+ * whole space, which a pool of random draws of a large space misses.
+ */
+static void
+refine_draw(const struct moves *ms, struct draw *d)
+{
+	for (int changed = 1, round = 0; changed && round < 20; round++) {
+		changed = 0;
+		for (int j = 0; j < ms->nb; j++) {
+			int keep = d->idx[j];
+
+			for (int a = 0; a < ms->bp[j].nallowed; a++) {
+				double score;
+
+				d->idx[j] = a;
+				if ((score = draw_score(&ms->model, d->idx)) < d->score - 1e-12) {
+					d->score = score;
+					keep = a;
+					changed = 1;
+				}
+			}
+			d->idx[j] = keep;
+		}
+	}
+}
+
+/* The seed of the draws: the base and the population's size, so each generation draws anew. */
+static uint64_t
+draw_seed(const struct ks_cand *base, int m)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	for (const char *p = base->id; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	return h ^ (uint64_t)m;
+}
+
+/* Fills *mv with the model's draw; 0, or -1 when the pool held nothing untried. */
+static int
+draw_move(struct moves *ms, const struct ks_cand *base, const struct config *cfg, int m, struct move *mv)
+{
+	const struct ks_tmodel *tm = &ms->model;
+	struct draw *pool = ks_emalloc((DRAW_POOL + 1) * sizeof *pool);
+	uint64_t state = draw_seed(base, m);
+	long v[MAX_PARAMS];
+	int found = -1, best = 0;
+
+	for (int i = 0; i < DRAW_POOL; i++) {
+		for (int j = 0; j < ms->nb; j++)
+			pool[i].idx[j] = (int)(next_random(&state) % (uint64_t)ms->bp[j].nallowed);
+		pool[i].score = draw_score(tm, pool[i].idx);
+		if (pool[i].score < pool[best].score)
+			best = i;
+	}
+	/* and the best of them improved one parameter at a time */
+	pool[DRAW_POOL] = pool[best];
+	refine_draw(ms, &pool[DRAW_POOL]);
+	qsort(pool, DRAW_POOL + 1, sizeof *pool, cmp_draws);
+	for (int i = 0; i < DRAW_POOL + 1 && found < 0; i++) {
+		double pred = ks_tmodel_predict(tm, pool[i].idx), doubt = ks_tmodel_doubt(tm, pool[i].idx);
+		int nch = 0, untested = 0;
+
+		for (int j = 0; j < ms->nb; j++) {
+			v[j] = ms->bp[j].allowed[pool[i].idx[j]];
+			nch += v[j] != ms->bp[j].value;
+			untested += tm->count[j][pool[i].idx[j]] == 0;
+		}
+		if (nch == 0 || known(ms, v) || tried(ms, v, cfg, m))
+			continue;
+		memset(mv, 0, sizeof *mv);
+		memcpy(mv->cfg, v, ms->nb * sizeof *v);
+		mv->nch = nch;
+		for (mv->first = 0; mv->cfg[mv->first] == ms->bp[mv->first].value; mv->first++)
+			;
+		mv->est = 100 * (base->score_us / exp(pred) - 1);
+		/* one standard error each side; no more than 10x faster, which no doubt makes likely */
+		mv->lo = 100 * (base->score_us / exp(pred + doubt) - 1);
+		mv->hi = fmin(100 * (base->score_us / exp(pred - doubt) - 1), 900);
+		mv->innovation = 10;
+		snprintf(mv->why, sizeof mv->why, "a draw across the whole space: the model of %d measured kernel(s) "
+		    "expects %.4g us (+-%.0f%%), %d of its values untested", ms->fitted, exp(pred), 100 * (exp(doubt) - 1), untested);
+		found = i;
+	}
+	free(pool);
+	return found < 0 ? -1 : 0;
+}
+
 static int
 cmp_moves(const void *a, const void *b)
 {
@@ -517,6 +722,7 @@ static void
 propose_moves(struct moves *ms, const struct ks_cand *base, struct config *cfg, int m, long *space)
 {
 	*space = -1;
+	fit_model(ms, cfg, m);
 	add_singles(ms, cfg, m);
 	add_pairs(ms, cfg, m);
 	if (ms->n < 10)
@@ -537,6 +743,17 @@ move_title(const struct moves *ms, const struct move *mv)
 		if (mv->cfg[j] != ms->bp[j].value)
 			ks_buf_printf(&b, "%s%s %ld -> %ld", c++ ? ", " : "", ms->bp[j].name, ms->bp[j].value, mv->cfg[j]);
 	return b.s;
+}
+
+static cJSON *
+move_avenue(const struct moves *ms, const struct move *mv)
+{
+	char *t = move_title(ms, mv), *s = ks_easprintf("%s (expected %+.0f%%: %s)", t, mv->est, mv->why);
+	cJSON *avenue = cJSON_CreateString(s);
+
+	free(s);
+	free(t);
+	return avenue;
 }
 
 static cJSON *
@@ -636,8 +853,10 @@ ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n, 
 	struct config *cfg;
 	char *path, *src;
 	cJSON *out, *avenues, *plans;
+	struct move draw;
+	size_t nlocal;
 	long space;
-	int m;
+	int m, has_draw;
 
 	*why = NULL;
 	if (!(path = ks_cand_kernel_path(base)) || !(src = ks_file_read(path, NULL))) {
@@ -656,28 +875,30 @@ ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n, 
 	cfg = ks_ecalloc(n ? n : 1, sizeof *cfg);
 	m = load_configs(c, n, cfg);
 	propose_moves(&ms, base, cfg, m, &space);
+	has_draw = draw_move(&ms, base, cfg, m, &draw) == 0;
 	free(cfg);
-	if (ms.n == 0) {
+	if (ms.n == 0 && !has_draw) {
 		out = exhausted(&ms, path, space);
 		free(path);
 		return out;
 	}
 	free(path);
+	/* the hill climber's best moves, and the draw last: innovation 10, it is the first plan kept */
+	nlocal = ms.n < (size_t)(10 - has_draw) ? ms.n : (size_t)(10 - has_draw);
 	out = cJSON_CreateObject();
 	avenues = cJSON_AddArrayToObject(out, "avenues");
 	plans = cJSON_AddArrayToObject(out, "plans");
-	for (size_t i = 0; i < ms.n && i < 10; i++) {
-		char *t = move_title(&ms, &ms.m[i]), *s;
-
-		s = ks_easprintf("%s (expected %+.0f%%: %s)", t, ms.m[i].est, ms.m[i].why);
-		cJSON_AddItemToArray(avenues, cJSON_CreateString(s));
-		free(s);
-		free(t);
-	}
+	for (size_t i = 0; i < nlocal; i++)
+		cJSON_AddItemToArray(avenues, move_avenue(&ms, &ms.m[i]));
+	if (has_draw)
+		cJSON_AddItemToArray(avenues, move_avenue(&ms, &draw));
 	/* five plans while five configurations are untried; the last few take fewer */
-	pick_diverse(&ms, 5);
-	for (size_t i = 0; i < ms.n && i < 5; i++)
+	nlocal = ms.n < (size_t)(5 - has_draw) ? ms.n : (size_t)(5 - has_draw);
+	pick_diverse(&ms, nlocal);
+	for (size_t i = 0; i < nlocal; i++)
 		cJSON_AddItemToArray(plans, move_plan(&ms, &ms.m[i], base->id));
+	if (has_draw)
+		cJSON_AddItemToArray(plans, move_plan(&ms, &draw, base->id));
 	free(ms.m);
 	return out;
 }
