@@ -387,10 +387,11 @@ done
 	echo ""
 	cat "$report"
 	if [ "$(nproc)" -lt 16 ]; then
-		echo "## Not measured yet"
+		echo "## Measured elsewhere"
 		echo ""
-		echo "- Parallel speed on a 16-core machine (the H200's): there, \`BENCH_SECTIONS=parallel BENCH_PROBLEM=rmsnorm"
-		echo "  BENCH_TARGET=cuda bench/run.sh OUT.md\`."
+		echo "- Parallel speed on a 16-core machine (the H200's): kernels/GPU-RESULTS.md, from"
+		echo "  \`BENCH_SECTIONS=parallel BENCH_PROBLEM=sgemm BENCH_TARGET=cpu BENCH_MAKE_ARGS=KS_BUILD= bench/run.sh OUT.md\`"
+		echo "  there (or \`BENCH_PROBLEM=rmsnorm BENCH_TARGET=cuda\` for the GPU's lock)."
 	fi
 } >"$out"
 echo "bench: wrote $out"
