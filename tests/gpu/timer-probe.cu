@@ -8,6 +8,8 @@
  *          ks_gpu.hip's protocol now)
  *   empty  the idle protocol around an empty kernel, and queued around it
  *   sleep  the idle protocol around a kernel that sleeps 50 us, and queued around it
+ *   batch  (every line) one flush, then 20 calls back to back between two events, over 20:
+ *          what a call costs with no launch gap of its own to pay (2026-12-02: not run yet)
  * Usage: nvcc -O3 -arch=sm_90a -DKERNEL='"path.cu"' timer-probe.cu && ./a.out [CALLS [MODE]]
  * (MODE: how the caches are flushed before each call, below; 6 is not run yet)
  */
@@ -64,12 +66,20 @@ static double t_queued(struct args *a, double *after_sync) {
 	float ms, ms2; flush(); cudaEventRecord(e0, 0); run(a); cudaEventRecord(e1, 0); cudaDeviceSynchronize(); cudaEventRecord(e2, 0); cudaEventSynchronize(e2);
 	cudaEventElapsedTime(&ms, e0, e1); cudaEventElapsedTime(&ms2, e0, e2); *after_sync = ms2 * 1e3; return ms * 1e3;
 }
+#define BATCH 20
+static double t_batch(struct args *a) {
+	float ms; flush(); cudaEventRecord(e0, 0); for (int i = 0; i < BATCH; i++) run(a); cudaEventRecord(e1, 0); cudaEventSynchronize(e1);
+	cudaEventElapsedTime(&ms, e0, e1); return ms * 1e3 / BATCH;
+}
 static void measure(struct args *a, const char *name) {
-	double ti[1000], tq[1000], ts[1000];
+	double ti[1000], tq[1000], ts[1000], tb[100];
+	int nb = CALLS / 10 < 100 ? CALLS / 10 + 1 : 100;
 	for (int i = 0; i < CALLS / 10 + 1; i++) { t_idle(a); t_queued(a, ts); }
 	for (int i = 0; i < CALLS; i++) { ti[i] = t_idle(a); tq[i] = t_queued(a, &ts[i]); }
-	double mi = med(ti, CALLS), mq = med(tq, CALLS), ms = med(ts, CALLS);
-	printf("%-14s idle %9.2f  queued %9.2f (min %8.2f max %8.2f)  queued+sync %9.2f\n", name, mi, mq, tq[0], tq[CALLS - 1], ms);
+	for (int i = 0; i < nb; i++) tb[i] = t_batch(a);
+	double mi = med(ti, CALLS), mq = med(tq, CALLS), ms = med(ts, CALLS), mb = med(tb, nb);
+	printf("%-14s idle %9.2f  queued %9.2f (min %8.2f max %8.2f)  queued+sync %9.2f  batch%d %9.2f\n", name, mi, mq, tq[0],
+	    tq[CALLS - 1], ms, BATCH, mb);
 }
 int main(int argc, char **argv) {
 	int shapes[][2] = { {16384, 4096}, {8192, 8192}, {2048, 16384}, {16384, 7168}, {1000, 5120} };
