@@ -210,6 +210,23 @@ BK 32 -> 64 (expected +82%: 1 pair(s) of measured kernels differing only in BK: 
 	assert_output --regexp '^\[10,(16|64|128|256)\]$'
 }
 
+@test "ks-hypothesize: a bench that found no device says nothing of the kernel: the draw keeps its value" {
+	# BN 32 measured twice at half the seed's time; three more BN 32 kernels found no device
+	make_pop pop
+	fake_cand pop 0 0 ok 100 ''
+	fake_cand pop 1 0 ok 50 'BN=32 BK=64' g000c0 g000c0
+	fake_cand pop 1 1 ok 50 'BN=32 UNROLL=4' g000c0 g000c0
+	fake_cand pop 1 2 ok 100 'BN=128' g000c0 g000c0
+	local cfgs=('BN=32' 'BN=32 BM=8' 'BN=32 UNROLL=2') i
+	for i in 0 1 2; do
+		fake_cand pop 2 $i no_device 0 "${cfgs[$i]}" g001c0 g001c0
+	done
+	ks-select pop/gen-003
+	run -0 ks-hypothesize pop/gen-003
+	# counted as failures they would make BN 32 the slowest value; the draw keeps the base's 32
+	assert_equal "$(jget pop/gen-003/hypotheses.json '.plans[-1] | [.innovation, (.changes.BN // 32)]')" '[10,32]'
+}
+
 @test "ks-hypothesize keeps K plans: one with K=1, five distinct with K=5" {
 	use seed
 	jset pop/run.json '.k = 1'

@@ -242,10 +242,25 @@ value_indexes(const struct moves *ms, const struct config *c, int *idx)
 }
 
 /*
+ * 1 when the kernel's own code failed: not built, wrong, crashed, too
+ * slow or rejected.  A bench without a device, a verdict on a kernel
+ * edited since (stale) or files that do not load say nothing of it.
+ */
+static int
+failed_itself(const struct ks_cand *c)
+{
+	static const char *const own[] = { "incorrect", "build_failed", "crashed", "timeout", "rejected" };
+
+	for (size_t i = 0; c->status && i < sizeof own / sizeof *own; i++)
+		if (strcmp(c->status, own[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
  * The model of every benched kernel with the base's parameters: a
- * correct one by log(score); one that failed (build, check, crash,
- * time) as twice the slowest correct one, so that the draws learn to
- * avoid what breaks.
+ * correct one by log(score); one that failed itself as twice the slowest
+ * correct one, so that the draws learn to avoid what breaks.
  */
 static void
 fit_model(struct moves *ms, const struct config *cfg, int m)
@@ -258,7 +273,7 @@ fit_model(struct moves *ms, const struct config *cfg, int m)
 			const struct ks_cand *c = cfg[i].cand;
 
 			/* pass 0: the correct kernels; pass 1: the failed ones, once the slowest is known */
-			if (!c->status || is_ok(c) == pass || value_indexes(ms, &cfg[i], idx + (size_t)nobs * ms->nb) < 0)
+			if (!(pass ? failed_itself(c) : is_ok(c)) || value_indexes(ms, &cfg[i], idx + (size_t)nobs * ms->nb) < 0)
 				continue;
 			y[nobs] = pass == 0 ? log(c->score_us) : slowest + log(2);
 			if (pass == 0 && (nobs == 0 || y[nobs] > slowest))
