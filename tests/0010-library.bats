@@ -2,7 +2,8 @@
 # The library on its own: the speed-of-light evaluator (tests/unit/bound.c,
 # a C program over tools/ks_bound.c), the redaction of keys
 # (tests/unit/redact.c over tools/ks_redact.c), implement's SEARCH/REPLACE
-# edits (tests/unit/edit.c over tools/ks_edit.c), and the one loader of each stage
+# edits (tests/unit/edit.c over tools/ks_edit.c), the offline proposer's
+# model (tests/unit/tmodel.c over tools/ks_offline_model.c), and the one loader of each stage
 # file, whose error line names the file and the field (population(5)).
 
 bats_require_minimum_version 1.5.0
@@ -18,6 +19,9 @@ setup_file() {
 	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/redact.c \
 		tools/ks_redact.c tools/ks_json.c tools/ks_util.c tools/ks_file.c -o "$BATS_FILE_TMPDIR/redact" \
 		$(pkg-config --libs libcjson) -lm
+	# shellcheck disable=SC2046
+	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/tmodel.c \
+		tools/ks_offline_model.c tools/ks_util.c -o "$BATS_FILE_TMPDIR/tmodel" $(pkg-config --libs libcjson) -lm
 	# shellcheck disable=SC2046
 	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/edit.c \
 		tools/libks.a -o "$BATS_FILE_TMPDIR/edit" $(pkg-config --libs libcjson libcurl libcrypto) -lm
@@ -43,6 +47,11 @@ spoil() {
 	assert_output "28 cases, 0 failed"
 	# each malformed bound is named once, with its file
 	assert_equal "$(grep -c "^bound: 'problem.json': field \"bound\" must hold" <<<"$stderr")" 4
+}
+
+@test "the offline model: effects recovered, the best predicted fastest, an untested value doubted (tests/unit/tmodel.c)" {
+	run -0 "$BATS_FILE_TMPDIR/tmodel"
+	assert_output "17 cases, 0 failed"
 }
 
 @test "what a message, transcript or log line keeps of an API key (tests/unit/redact.c)" {

@@ -304,7 +304,7 @@ model_single(const struct moves *ms, int j, int a, double *percent)
 
 	if (ms->fitted < MODEL_TRUSTED || cur < 0 || tm->count[j][a] == 0)
 		return 0;
-	*percent = 100 * (exp(tm->effect[j][cur] - tm->effect[j][a]) - 1);
+	*percent = 100 * expm1(tm->effect[j][cur] - tm->effect[j][a]);
 	return 1;
 }
 
@@ -702,7 +702,7 @@ draw_move(struct moves *ms, const struct ks_cand *base, const struct config *cfg
 		mv->hi = fmin(100 * (base->score_us / exp(pred - doubt) - 1), 900);
 		mv->innovation = 10;
 		snprintf(mv->why, sizeof mv->why, "a draw across the whole space: the model of %d measured kernel(s) "
-		    "expects %.4g us (+-%.0f%%), %d of its values untested", ms->fitted, exp(pred), 100 * (exp(doubt) - 1), untested);
+		    "expects %.4g us (+-%.0f%%), %d of its values untested", ms->fitted, exp(pred), 100 * expm1(doubt), untested);
 		found = i;
 	}
 	free(pool);
