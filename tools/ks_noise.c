@@ -6,10 +6,10 @@
  * on an idle machine each shape's median moved by up to 1.3 % between
  * benches while each bench's standard error said 0.3-0.5 %, and with
  * load that comes and goes by 26-50 % (each bench said 5-22 %).  So each
- * result's noise is its standard error and a floor for the bench it came
- * from: 1 % when every shape met the harness's stop rule, 10 % when one
- * ran into the time cap instead (the sign of a busy machine: 13-21 of 24
- * shapes under load, 1-2 of 24 idle).  A time is faster only when the
+ * shape's noise is its standard error and a floor: 1 % when it met the
+ * harness's stop rule, 10 % when it ran into the time cap instead (the
+ * sign of a busy machine: 13-21 of 24 shapes under load, 1-2 of 24 idle);
+ * a score's is below (ks_score_noise).  A time is faster only when the
  * difference is more than twice the noise of both (about 95 %
  * confidence): a difference inside it is no evidence.
  */
