@@ -227,6 +227,30 @@ BK 32 -> 64 (expected +82%: 1 pair(s) of measured kernels differing only in BK: 
 	assert_equal "$(jget pop/gen-003/hypotheses.json '.plans[-1] | [.innovation, (.changes.BN // 32)]')" '[10,32]'
 }
 
+@test "ks-hypothesize: a draw the model expects far faster than the base promises 10x at most, uplift_min not above uplift_max" {
+	# (before: "plan 4: uplift_min 1087 is above uplift_max 900", and make generation N=2 stopped)
+	# every value measured; BM 32 and BN 128 each made six kernels 100000x faster, never together
+	make_pop pop
+	fake_cand pop 0 0 ok 100000 ''
+	local i=0 c x cfgs=('BM=8 BN=16 BK=16 UNROLL=2 LOOP_ORDER=1:100000' 'BM=64 BN=32 BK=64 UNROLL=4:100000'
+		'BM=128 BN=256 BK=128 UNROLL=8:100000' 'BK=256:100000')
+	for x in '' BK=64 BK=128 BK=256 UNROLL=2 UNROLL=4; do
+		cfgs+=("BM=32 $x:1" "BN=128 $x:1")
+	done
+	for c in "${cfgs[@]}"; do
+		fake_cand pop $((i / 3 + 1)) $((i % 3)) ok "${c#*:}" "${c%:*}" g000c0 g000c0
+		i=$((i + 1))
+	done
+	ks-select pop/gen-007
+	run -0 ks-hypothesize pop/gen-007
+	# the draw puts the two together: the model expects far more than 10x
+	run -0 jget pop/gen-007/hypotheses.json '.plans[-1] | [.innovation, .uplift_min, .uplift_max, .changes.BM // 32, .changes.BN // 128]'
+	assert_output '[10,900,900,32,128]'
+	# the avenue says what the model expects in time, and the 10x it is held to
+	run -0 jget pop/gen-007/hypotheses.json '.avenues[-1]'
+	assert_output --regexp '\(expected \+900%: a draw across the whole space: the model of 17 measured kernel\(s\) expects [0-9.]+ us '
+}
+
 @test "ks-hypothesize keeps K plans: one with K=1, five distinct with K=5" {
 	use seed
 	jset pop/run.json '.k = 1'

@@ -587,6 +587,7 @@ add_farthest(struct moves *ms, const struct config *cfg, int m)
  * population grows, where the model expects speed.
  */
 #define DRAW_POOL 2000
+#define UPLIFT_MAX 900	/* percent: 10x faster */
 
 /* splitmix64 */
 static uint64_t
@@ -697,9 +698,14 @@ draw_move(struct moves *ms, const struct ks_cand *base, const struct config *cfg
 		for (mv->first = 0; mv->cfg[mv->first] == ms->bp[mv->first].value; mv->first++)
 			;
 		mv->est = 100 * (base->score_us / exp(pred) - 1);
-		/* one standard error each side; no more than 10x faster, which no doubt makes likely */
-		mv->lo = 100 * (base->score_us / exp(pred + doubt) - 1);
-		mv->hi = fmin(100 * (base->score_us / exp(pred - doubt) - 1), 900);
+		/*
+		 * One standard error each side, and no more than 10x faster,
+		 * which no additive guess makes likely (a slow base and a model
+		 * that multiplies good values' effects can promise 100x).
+		 */
+		mv->hi = fmin(100 * (base->score_us / exp(pred - doubt) - 1), UPLIFT_MAX);
+		mv->lo = fmin(100 * (base->score_us / exp(pred + doubt) - 1), mv->hi);
+		mv->est = fmin(mv->est, mv->hi);
 		mv->innovation = 10;
 		snprintf(mv->why, sizeof mv->why, "a draw across the whole space: the model of %d measured kernel(s) "
 		    "expects %.4g us (+-%.0f%%), %d of its values untested", ms->fitted, exp(pred), 100 * expm1(doubt), untested);
