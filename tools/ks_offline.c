@@ -374,31 +374,39 @@ known(const struct moves *ms, const long *cfgv)
 }
 
 /*
- * A new move to configuration cfgv, or NULL when it is the base, a
- * configuration already proposed, or one the population holds (an exact
- * rerun teaches nothing).
+ * Fills *mv as the move to configuration cfgv; -1 when that is the base,
+ * a configuration already proposed, or one the population holds (an
+ * exact rerun teaches nothing).
  */
-static struct move *
-add_move(struct moves *ms, const long *cfgv, const struct config *cfg, int m)
+static int
+new_move(const struct moves *ms, const long *cfgv, const struct config *cfg, int m, struct move *mv)
 {
-	struct move *mv;
-	int nch = 0;
-
-	int first = -1;
+	int nch = 0, first = -1;
 
 	for (int j = 0; j < ms->nb; j++)
 		if (cfgv[j] != ms->bp[j].value && nch++ == 0)
 			first = j;
 	if (nch == 0 || known(ms, cfgv) || tried(ms, cfgv, cfg, m))
-		return NULL;
-	if (ms->n == ms->cap)
-		ms->m = ks_erealloc(ms->m, (ms->cap = ms->cap ? 2 * ms->cap : 64) * sizeof *ms->m);
-	mv = &ms->m[ms->n++];
+		return -1;
 	memset(mv, 0, sizeof *mv);
 	memcpy(mv->cfg, cfgv, ms->nb * sizeof *cfgv);
 	mv->nch = nch;
 	mv->first = first;
-	return mv;
+	return 0;
+}
+
+/* A new move to configuration cfgv added to ms, or NULL (new_move). */
+static struct move *
+add_move(struct moves *ms, const long *cfgv, const struct config *cfg, int m)
+{
+	struct move mv;
+
+	if (new_move(ms, cfgv, cfg, m, &mv) < 0)
+		return NULL;
+	if (ms->n == ms->cap)
+		ms->m = ks_erealloc(ms->m, (ms->cap = ms->cap ? 2 * ms->cap : 64) * sizeof *ms->m);
+	ms->m[ms->n] = mv;
+	return &ms->m[ms->n++];
 }
 
 static void
@@ -682,22 +690,17 @@ draw_move(struct moves *ms, const struct ks_cand *base, const struct config *cfg
 	refine_draw(ms, &pool[DRAW_POOL]);
 	qsort(pool, DRAW_POOL + 1, sizeof *pool, cmp_draws);
 	for (int i = 0; i < DRAW_POOL + 1 && found < 0; i++) {
-		double pred = ks_tmodel_predict(tm, pool[i].idx), doubt = ks_tmodel_doubt(tm, pool[i].idx);
-		int nch = 0, untested = 0;
+		double pred, doubt;
+		int untested = 0;
 
 		for (int j = 0; j < ms->nb; j++) {
 			v[j] = ms->bp[j].allowed[pool[i].idx[j]];
-			nch += v[j] != ms->bp[j].value;
 			untested += tm->count[j][pool[i].idx[j]] == 0;
 		}
-		if (nch == 0 || known(ms, v) || tried(ms, v, cfg, m))
+		if (new_move(ms, v, cfg, m, mv) < 0)
 			continue;
-		memset(mv, 0, sizeof *mv);
-		memcpy(mv->cfg, v, ms->nb * sizeof *v);
-		mv->nch = nch;
-		for (mv->first = 0; mv->cfg[mv->first] == ms->bp[mv->first].value; mv->first++)
-			;
-		mv->est = 100 * (base->score_us / exp(pred) - 1);
+		pred = ks_tmodel_predict(tm, pool[i].idx);
+		doubt = ks_tmodel_doubt(tm, pool[i].idx);
 		/*
 		 * One standard error each side, and no more than 10x faster,
 		 * which no additive guess makes likely (a slow base and a model
@@ -705,7 +708,7 @@ draw_move(struct moves *ms, const struct ks_cand *base, const struct config *cfg
 		 */
 		mv->hi = fmin(100 * (base->score_us / exp(pred - doubt) - 1), UPLIFT_MAX);
 		mv->lo = fmin(100 * (base->score_us / exp(pred + doubt) - 1), mv->hi);
-		mv->est = fmin(mv->est, mv->hi);
+		mv->est = fmin(100 * (base->score_us / exp(pred) - 1), mv->hi);
 		mv->innovation = 10;
 		snprintf(mv->why, sizeof mv->why, "a draw across the whole space: the model of %d measured kernel(s) "
 		    "expects %.4g us (+-%.0f%%), %d of its values untested", ms->fitted, exp(pred), 100 * expm1(doubt), untested);

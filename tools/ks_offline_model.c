@@ -70,14 +70,15 @@ ks_tmodel_fit(struct ks_tmodel *m, int nparams, const int *nvalues, const int *i
 
 				sum[a] += y[i] - pred[i] + m->effect[j][a];
 			}
+			/* the new effects, shrunk towards none; the predictions follow */
+			for (int a = 0; a < nvalues[j]; a++)
+				sum[a] /= m->count[j][a] + RIDGE;
 			for (int i = 0; i < nobs; i++) {
 				int a = idx[i * nparams + j];
-				double e = sum[a] / (m->count[j][a] + RIDGE);
 
-				pred[i] += e - m->effect[j][a];
+				pred[i] += sum[a] - m->effect[j][a];
 			}
-			for (int a = 0; a < nvalues[j]; a++)
-				m->effect[j][a] = sum[a] / (m->count[j][a] + RIDGE);
+			memcpy(m->effect[j], sum, nvalues[j] * sizeof *sum);
 		}
 	for (int i = 0; i < nobs; i++)
 		rss += (y[i] - pred[i]) * (y[i] - pred[i]);
