@@ -50,6 +50,16 @@ T
 )"
 }
 
+@test "ks-report keeps a spread of 100 % or more apart from the speed-up before it" {
+	# (before: "1.27x?118.0%!", on a machine loaded by the whole test suite)
+	use three
+	jset pop/gen-001/c0/bench.json '.results[0].rel_stderr = 1.18 | .results[0].converged = false'
+	run -0 ks-report pop
+	assert_line --regexp '^g001c0 .* 2\.00x~ 118\.0%!  BM 16 -> 32$'
+	# a spread that fits keeps its column
+	assert_line --regexp '^g001c2 .* 0\.80x       -  -$'
+}
+
 @test "ks-report -b prints only the summary line" {
 	use three
 	run -0 --separate-stderr ks-report -b pop

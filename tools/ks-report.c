@@ -247,7 +247,8 @@ print_table(const struct ks_cand *c, size_t n, const struct ks_cand *seed)
 				printf("%9s ", "-");
 		}
 		spread(sp, sizeof sp, &c[i]);
-		printf("%7s  %s\n", sp, title ? title : (c[i].gen == 0 ? "(seed)" : "-"));
+		/* a spread of 100 % or more fills the column: a space keeps it apart from the marker before it */
+		printf("%s%7s  %s\n", strlen(sp) >= 7 ? " " : "", sp, title ? title : (c[i].gen == 0 ? "(seed)" : "-"));
 	}
 }
 
