@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # The library on its own: the speed-of-light evaluator (tests/unit/bound.c,
 # a C program over tools/ks_bound.c), the redaction of keys
-# (tests/unit/redact.c over tools/ks_redact.c), implement's SEARCH/REPLACE
+# (tests/unit/redact.c over tools/ks_redact.c), the runner's check in
+# parts (tests/unit/checkpart.c over kernels/common/ks_harness.c), implement's SEARCH/REPLACE
 # edits (tests/unit/edit.c over tools/ks_edit.c), the offline proposer's
 # model (tests/unit/tmodel.c over tools/ks_offline_model.c), and the one loader of each stage
 # file, whose error line names the file and the field (population(5)).
@@ -25,6 +26,12 @@ setup_file() {
 	# shellcheck disable=SC2046
 	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/edit.c \
 		tools/libks.a -o "$BATS_FILE_TMPDIR/edit" $(pkg-config --libs libcjson libcurl libcrypto) -lm
+	# the runner's own check, in parts as a GPU harness merges it (ks_harness.c's main renamed)
+	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernels/common -c tests/unit/checkpart.c \
+		-o "$BATS_FILE_TMPDIR/checkpart.o"
+	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernels/common -Dmain=ks_harness_main -c \
+		kernels/common/ks_harness.c -o "$BATS_FILE_TMPDIR/ks_harness.o"
+	cc "$BATS_FILE_TMPDIR/checkpart.o" "$BATS_FILE_TMPDIR/ks_harness.o" -o "$BATS_FILE_TMPDIR/checkpart" -lm
 	cd "$BATS_FILE_TMPDIR" || return
 	# a finished seed to spoil, one file at a time
 	make_pop seeded 1 >/dev/null
@@ -52,6 +59,11 @@ spoil() {
 @test "the offline model: effects recovered, the best predicted fastest, an untested value doubted (tests/unit/tmodel.c)" {
 	run -0 "$BATS_FILE_TMPDIR/tmodel"
 	assert_output "17 cases, 0 failed"
+}
+
+@test "a GPU harness's check in parts, merged in any order, is ks_check_f32's verdict (tests/unit/checkpart.c)" {
+	run -0 "$BATS_FILE_TMPDIR/checkpart"
+	assert_output "37 cases, 0 failed"
 }
 
 @test "what a message, transcript or log line keeps of an API key (tests/unit/redact.c)" {

@@ -201,68 +201,39 @@ ks_fill_uniform_f32(float *x, size_t n, uint64_t seed, float lo, float hi)
  * fails, whatever the tolerance: a zero or constant output must never
  * pass as the result, even where a loose atol would let each element by.
  */
-static void
-check_not_constant(const float *got, const float *want, size_t n,
+void
+ks_check_from_part(const struct ks_check_part *p, size_t n, float got0,
     struct ks_check *res)
 {
-	size_t i;
-
-	if (n < 2)
-		return;
-	for (i = 1; i < n; i++)
-		if (got[i] != got[0])
-			return;
-	for (i = 1; i < n; i++)
-		if (want[i] != want[0])
-			break;
-	if (i == n)
-		return;		/* the reference is constant too */
-	res->ok = 0;
-	snprintf(res->reason, sizeof(res->reason), "every one of the %zu "
-	    "output elements is %.9g, but the reference's differ: a "
-	    "constant output", n, (double)got[0]);
+	memset(res, 0, sizeof(*res));
+	res->bad = p->bad;
+	res->worst_index = p->worst_index;
+	res->worst_got = p->worst_got;
+	res->worst_want = p->worst_want;
+	res->worst_ratio = n ? p->worst_ratio : 0;
+	res->max_abs_err = p->nan_err ? NAN : p->max_abs_err;
+	res->checked = n;
+	res->ok = res->bad == 0;
+	if (res->ok && n >= 2 && p->got_differs == 0 && p->want_differs > 0) {
+		res->ok = 0;
+		snprintf(res->reason, sizeof(res->reason), "every one of the "
+		    "%zu output elements is %.9g, but the reference's differ: "
+		    "a constant output", n, (double)got0);
+	}
 }
 
 void
 ks_check_f32(const float *got, const float *want, size_t n, double rtol,
     double atol, struct ks_check *res)
 {
-	double g, w, err, tol, ratio;
+	struct ks_check_part p;
 	size_t i;
 
-	memset(res, 0, sizeof(*res));
-	res->worst_ratio = -1;
-	for (i = 0; i < n; i++) {
-		g = got[i];
-		w = want[i];
-		err = fabs(g - w);
-		tol = atol + rtol * fabs(w);
-		if (isnan(err))
-			ratio = INFINITY;
-		else if (tol > 0)
-			ratio = err / tol;
-		else
-			ratio = err > 0 ? INFINITY : 0;
-		/* written so that a NaN error fails too */
-		if (!(err <= tol))
-			res->bad++;
-		if (isnan(err) || isnan(res->max_abs_err))
-			res->max_abs_err = NAN;
-		else if (err > res->max_abs_err)
-			res->max_abs_err = err;
-		if (ratio > res->worst_ratio) {
-			res->worst_ratio = ratio;
-			res->worst_index = i;
-			res->worst_got = g;
-			res->worst_want = w;
-		}
-	}
-	if (n == 0)
-		res->worst_ratio = 0;
-	res->checked = n;
-	res->ok = res->bad == 0;
-	if (res->ok)
-		check_not_constant(got, want, n, res);
+	ks_check_part_init(&p);
+	for (i = 0; i < n; i++)
+		ks_check_part_add(&p, i, got[i], want[i], got[0], want[0],
+		    rtol, atol);
+	ks_check_from_part(&p, n, n ? got[0] : 0, res);
 }
 
 void

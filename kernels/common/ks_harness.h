@@ -15,6 +15,7 @@
 #ifndef KS_HARNESS_H
 #define KS_HARNESS_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -196,6 +197,92 @@ ks_uniform_at(uint64_t seed, uint64_t n, float lo, float hi)
 /* x[0..n) uniform in [lo, hi), a function of seed alone: x[i] = ks_uniform_at(seed, i, lo, hi) */
 void ks_fill_uniform_f32(float *x, size_t n, uint64_t seed, float lo,
     float hi);
+
+/*
+ * ks_check_f32's verdict over some of the elements, so that a GPU can
+ * compare an output it would cost much to download and reach the same
+ * verdict: each thread adds its elements to a part of its own, parts are
+ * merged in any order, and ks_check_from_part makes the ks_check.
+ * ks_check_f32 itself is these three steps, so the two cannot disagree.
+ */
+struct ks_check_part {
+	size_t bad;			/* elements out of tolerance */
+	size_t worst_index;		/* the first element of the largest ratio */
+	double worst_ratio;		/* -1 before any element */
+	double worst_got, worst_want;
+	double max_abs_err;		/* of the errors that are numbers */
+	int nan_err;			/* some |got - want| is NaN */
+	size_t got_differs;		/* elements after the first unlike got[0] */
+	size_t want_differs;		/* the same of want, for the constant-output rule */
+};
+
+static inline KS_HOST_DEVICE void
+ks_check_part_init(struct ks_check_part *p)
+{
+	p->bad = p->worst_index = p->got_differs = p->want_differs = 0;
+	p->worst_ratio = -1;
+	p->worst_got = p->worst_want = p->max_abs_err = 0;
+	p->nan_err = 0;
+}
+
+/* element i: got g, want w; got0 and want0 are element 0's */
+static inline KS_HOST_DEVICE void
+ks_check_part_add(struct ks_check_part *p, size_t i, float g, float w,
+    float got0, float want0, double rtol, double atol)
+{
+	double err = fabs((double)g - (double)w);
+	double tol = atol + rtol * fabs((double)w), ratio;
+
+	if (isnan(err))
+		ratio = INFINITY;
+	else if (tol > 0)
+		ratio = err / tol;
+	else
+		ratio = err > 0 ? INFINITY : 0;
+	/* written so that a NaN error fails too */
+	if (!(err <= tol))
+		p->bad++;
+	if (isnan(err))
+		p->nan_err = 1;
+	else if (err > p->max_abs_err)
+		p->max_abs_err = err;
+	if (ratio > p->worst_ratio) {
+		p->worst_ratio = ratio;
+		p->worst_index = i;
+		p->worst_got = g;
+		p->worst_want = w;
+	}
+	if (i > 0) {
+		p->got_differs += g != got0;
+		p->want_differs += w != want0;
+	}
+}
+
+/* into gets part p too; of equal ratios, the lower index is the worst */
+static inline KS_HOST_DEVICE void
+ks_check_part_merge(struct ks_check_part *into, const struct ks_check_part *p)
+{
+	into->bad += p->bad;
+	into->nan_err |= p->nan_err;
+	if (p->max_abs_err > into->max_abs_err)
+		into->max_abs_err = p->max_abs_err;
+	if (p->worst_ratio > into->worst_ratio || (p->worst_ratio ==
+	    into->worst_ratio && p->worst_index < into->worst_index)) {
+		into->worst_ratio = p->worst_ratio;
+		into->worst_index = p->worst_index;
+		into->worst_got = p->worst_got;
+		into->worst_want = p->worst_want;
+	}
+	into->got_differs += p->got_differs;
+	into->want_differs += p->want_differs;
+}
+
+/*
+ * The verdict of n elements merged into p, got0 element 0 of the output
+ * (named by the constant-output rule): as ks_check_f32 gives it.
+ */
+void ks_check_from_part(const struct ks_check_part *p, size_t n, float got0,
+    struct ks_check *res);
 
 /*
  * Elementwise |got-want| <= atol + rtol*|want|.  A NaN in got is out

@@ -15,10 +15,13 @@
  * a call is checked, after it: first the inputs on the device are drawn
  * again and compared with what the kernel left there (inputs are
  * read-only); then a plain GPU kernel of the harness computes every
- * element of c in fp32 from them, and that reference is checked against
- * a double computation on the host (every element of a small shape, a
- * sample of 1024 of a large one).  The candidate is compared with the
- * reference everywhere and with the host's values on the sample.
+ * element of c in fp32 from them, and the candidate is compared with it
+ * on the GPU, element by element, by ks_check_f32's own rule (only the
+ * verdict comes back, not c).  That reference is itself checked against
+ * a double computation on the host, from inputs the host draws from the
+ * same seed: every element of a small shape, a grid of 32 rows by 32
+ * columns of a large one (the corners included), where the candidate is
+ * compared with the host's values too.
  */
 #include <hip/hip_runtime.h>
 #include <stdint.h>
@@ -80,10 +83,10 @@ ks_fp8mm_reference(int m, int n, int k, const uint8_t *a, const uint8_t *b,
 
 /*
  * A standard normal deviate from numbers 2x and 2x+1 of stream (Box-Muller;
- * u1 in (0, 1], never log(0)), as the host drew a_scale and b_scale with
- * two calls of ks_rand_next each.
+ * u1 in (0, 1], never log(0)).  The host draws the same (to the last
+ * bit of the double's math, which the reference's check tolerates).
  */
-static __device__ float
+static KS_HOST_DEVICE float
 ks_fp8mm_normal_at(uint64_t stream, size_t x)
 {
 	double u1 = ((ks_rand_at(stream, 2 * x) >> 11) + 1) * 1.1102230246251565e-16;
@@ -128,6 +131,57 @@ ks_fp8mm_draw(const struct fp8_mm_draw_table *t, uint64_t stream, size_t n,
 		atomicAdd(changed, differ);
 }
 
+#define COMPARE_BLOCKS	1024	/* the comparison's grid: the parts the host merges */
+#define COMPARE_THREADS	256
+
+/*
+ * The candidate's c against the reference, rounded to bf16 as c is: a
+ * ks_check_part per block, merged by the host.  Not static, as
+ * ks_fp8mm_reference.
+ */
+__global__ void __launch_bounds__(COMPARE_THREADS)
+ks_fp8mm_compare(const uint16_t *c, const float *ref, size_t n, double rtol,
+    double atol, struct ks_check_part *parts)
+{
+	__shared__ struct ks_check_part part[COMPARE_THREADS];
+	struct ks_check_part mine;
+	float got0 = ks_bf16_to_f32(c[0]);
+	float want0 = ks_bf16_to_f32(ks_f32_to_bf16(ref[0]));
+	size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	size_t step = (size_t)gridDim.x * blockDim.x;
+	int t;
+
+	ks_check_part_init(&mine);
+	for (; i < n; i += step)
+		ks_check_part_add(&mine, i, ks_bf16_to_f32(c[i]),
+		    ks_bf16_to_f32(ks_f32_to_bf16(ref[i])), got0, want0, rtol, atol);
+	part[threadIdx.x] = mine;
+	__syncthreads();
+	if (threadIdx.x != 0)
+		return;
+	for (t = 1; t < (int)blockDim.x; t++)
+		ks_check_part_merge(&part[0], &part[t]);
+	parts[blockIdx.x] = part[0];
+}
+
+/*
+ * c and the reference (fp32, before rounding) at the host's sample, rows
+ * by columns: got[r * ncols + q] is c[rows[r]][cols[q]].
+ */
+__global__ void
+ks_fp8mm_gather(const uint16_t *c, const float *ref, int n, const int *rows,
+    int nrows, const int *cols, int ncols, uint16_t *got, float *want)
+{
+	size_t x = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+	size_t e;
+
+	if (x >= (size_t)nrows * ncols)
+		return;
+	e = (size_t)rows[x / ncols] * n + cols[x % ncols];
+	got[x] = c[e];
+	want[x] = ref[e];
+}
+
 /*
  * Host code only: in hipcc's device pass, ks_problem's initializer would
  * name host functions that pass does not compile.
@@ -138,7 +192,7 @@ ks_fp8mm_draw(const struct fp8_mm_draw_table *t, uint64_t stream, size_t n,
 #include "reference.c"
 
 #define BF16_NAN	0xff	/* every byte: 0xffff is a bf16 NaN */
-#define SAMPLES		1024	/* elements checked on the host, large shapes */
+#define SAMPLE_SIDE	32	/* rows and columns of the host's grid, large shapes */
 #define FULL_MACS	((size_t)1 << 26) /* up to this m*n*k, every element */
 #define REF_RTOL	1e-4	/* GPU reference vs host, of the terms' magnitude */
 
@@ -146,21 +200,31 @@ ks_fp8mm_draw(const struct fp8_mm_draw_table *t, uint64_t stream, size_t n,
 void fp8_mm(int m, int n, int k, const uint8_t *a, const uint8_t *b,
     const float *a_scale, const float *b_scale, uint16_t *c);
 
+/*
+ * The host's sample: c at rows x cols.  Its inputs are drawn on the host
+ * from the seed, one row of a (k bytes) per sampled row and one of b per
+ * sampled column, so nothing the size of an input is downloaded.
+ */
+struct ks_fp8mm_sample {
+	int nrows, ncols, *rows, *cols;	/* which (host; and dev: device) */
+	int *drows, *dcols;
+	uint8_t *arow, *brow;		/* nrows (ncols) rows of k bytes */
+	float *asrow, *bsrow;		/* and of k/128 scales */
+	uint16_t *got, *dgot;		/* c there, on the host and the device */
+	float *ref, *dref;		/* the GPU reference there, before rounding */
+};
+
 struct ks_fp8mm {
 	int m, n, k, scale_n;
 	size_t na, nb, nas, nbs, nc;	/* elements of each array */
 	uint64_t seed;			/* the inputs' */
-	uint8_t *a, *b;			/* the inputs read back, for the host's sample */
-	float *as, *bs;
-	uint16_t *c;			/* the candidate's c, read back */
-	float *got, *ref;		/* c as float; the reference, in bf16 */
-	size_t nsamples, *sample;	/* elements checked on the host */
-	float *sample_want;		/* the host's value there, in bf16 */
+	struct ks_fp8mm_sample smp;
 	uint8_t *da, *db;		/* device */
 	float *das, *dbs, *dref;
 	uint16_t *dc;
 	struct fp8_mm_draw_table *dtable; /* the draw's table, on the device */
 	unsigned long long *dchanged;	/* input elements found changed */
+	struct ks_check_part *parts, *dparts; /* the comparison's, per block */
 };
 
 static const char *const ks_fp8mm_dims[] = { "m", "n", "k" };
@@ -178,6 +242,7 @@ static void
 ks_fp8mm_teardown(void *state)
 {
 	struct ks_fp8mm *s = (struct ks_fp8mm *)state;
+	struct ks_fp8mm_sample *p = &s->smp;
 
 	ks_gpu_free(s->da);
 	ks_gpu_free(s->db);
@@ -187,15 +252,20 @@ ks_fp8mm_teardown(void *state)
 	ks_gpu_free(s->dc);
 	ks_gpu_free(s->dtable);
 	ks_gpu_free(s->dchanged);
-	free(s->a);
-	free(s->b);
-	free(s->as);
-	free(s->bs);
-	free(s->c);
-	free(s->got);
-	free(s->ref);
-	free(s->sample);
-	free(s->sample_want);
+	ks_gpu_free(s->dparts);
+	ks_gpu_free(p->drows);
+	ks_gpu_free(p->dcols);
+	ks_gpu_free(p->dgot);
+	ks_gpu_free(p->dref);
+	free(s->parts);
+	free(p->rows);
+	free(p->cols);
+	free(p->arow);
+	free(p->brow);
+	free(p->asrow);
+	free(p->bsrow);
+	free(p->got);
+	free(p->ref);
 	free(s);
 }
 
@@ -217,10 +287,20 @@ ks_fp8mm_draw_one(struct ks_fp8mm *s, int input, int fp8, size_t n, void *x,
 	    (uint64_t)input), n, x, changed);
 }
 
+/* a, b, a_scale, b_scale of the seed, from streams 0 to 3 */
+static void
+ks_fp8mm_draw_inputs(struct ks_fp8mm *s)
+{
+	ks_fp8mm_draw_one(s, 0, 1, s->na, s->da, NULL);
+	ks_fp8mm_draw_one(s, 1, 1, s->nb, s->db, NULL);
+	ks_fp8mm_draw_one(s, 2, 0, s->nas, s->das, NULL);
+	ks_fp8mm_draw_one(s, 3, 0, s->nbs, s->dbs, NULL);
+}
+
 /*
- * New inputs from seed, drawn on the device into the same buffers (the
- * same numbers the host's streams give: a, b, a_scale, b_scale from
- * streams 0 to 3 of seed), and c reset to NaN.  No reference: check
+ * New inputs from seed, drawn on the device into the same buffers (a,
+ * b, a_scale, b_scale from streams 0 to 3 of seed, as the host draws
+ * them for its sample), and c reset to NaN.  No reference: check
  * computes it after the call.  Done before it returns: a kernel allowed
  * a stream of its own would not wait for the null stream.
  */
@@ -232,10 +312,7 @@ ks_fp8mm_new_inputs(void *state, uint64_t seed)
 	/* a fault of the kernel's last call is named as its own */
 	ks_gpu_sync("the kernel's last call");
 	s->seed = seed;
-	ks_fp8mm_draw_one(s, 0, 1, s->na, s->da, NULL);
-	ks_fp8mm_draw_one(s, 1, 1, s->nb, s->db, NULL);
-	ks_fp8mm_draw_one(s, 2, 0, s->nas, s->das, NULL);
-	ks_fp8mm_draw_one(s, 3, 0, s->nbs, s->dbs, NULL);
+	ks_fp8mm_draw_inputs(s);
 	/* a kernel that leaves any of c unwritten must fail the check */
 	ks_gpu_fill(s->dc, BF16_NAN, s->nc * sizeof(uint16_t), "NaN c");
 	ks_gpu_sync("draw the inputs");
@@ -262,88 +339,157 @@ ks_fp8mm_changed_input(struct ks_fp8mm *s)
 }
 
 /*
- * The elements the host computes: all of a small shape; else the four
- * corners and the rest drawn from the seed's own stream.
+ * want of them all, or (want < all) the first and the last and the rest
+ * drawn from stream st: which rows (columns) the host's sample has.
+ */
+static int
+ks_fp8mm_pick(int *pick, int all, int want, uint64_t *st)
+{
+	int x;
+
+	if (want >= all) {
+		for (x = 0; x < all; x++)
+			pick[x] = x;
+		return all;
+	}
+	pick[0] = 0;
+	pick[1] = all - 1;
+	for (x = 2; x < want; x++)
+		pick[x] = (int)(ks_rand_next(st) % (uint64_t)all);
+	return want;
+}
+
+/*
+ * The host's sample of this call: every row and column of a small shape;
+ * else SAMPLE_SIDE of each, drawn from the seed's own stream.  Then the
+ * host draws their inputs (the device's draw, element by element).
  */
 static void
 ks_fp8mm_pick_samples(struct ks_fp8mm *s)
 {
-	uint64_t st = ks_seed_derive(s->seed, 4);
-	size_t x;
+	struct ks_fp8mm_sample *p = &s->smp;
+	const struct fp8_mm_draw_table *t = fp8_mm_reference_draw_table();
+	uint64_t st = ks_seed_derive(s->seed, 4), sa = ks_seed_derive(s->seed, 0),
+	    sb = ks_seed_derive(s->seed, 1), sas = ks_seed_derive(s->seed, 2),
+	    sbs = ks_seed_derive(s->seed, 3);
+	int full = s->nc * (size_t)s->k <= FULL_MACS, kblocks = s->k / FP8_MM_BLOCK_K;
+	int r, q, kk;
 
-	if (s->nc * (size_t)s->k <= FULL_MACS) {
-		s->nsamples = s->nc;
-		for (x = 0; x < s->nc; x++)
-			s->sample[x] = x;
-		return;
+	p->nrows = ks_fp8mm_pick(p->rows, s->m, full ? s->m : SAMPLE_SIDE, &st);
+	p->ncols = ks_fp8mm_pick(p->cols, s->n, full ? s->n : SAMPLE_SIDE, &st);
+	for (r = 0; r < p->nrows; r++) {
+		for (kk = 0; kk < s->k; kk++)
+			p->arow[(size_t)r * s->k + kk] = fp8_mm_reference_draw_with(t,
+			    ks_rand_at(sa, (size_t)p->rows[r] + (size_t)kk * s->m));
+		for (kk = 0; kk < kblocks; kk++)
+			p->asrow[(size_t)r * kblocks + kk] = ks_fp8mm_normal_at(sas,
+			    (size_t)p->rows[r] + (size_t)kk * s->m);
 	}
-	s->nsamples = SAMPLES;
-	s->sample[0] = 0;
-	s->sample[1] = (size_t)s->n - 1;
-	s->sample[2] = (size_t)(s->m - 1) * s->n;
-	s->sample[3] = s->nc - 1;
-	for (x = 4; x < SAMPLES; x++)
-		s->sample[x] = ks_rand_next(&st) % s->nc;
+	for (q = 0; q < p->ncols; q++) {
+		for (kk = 0; kk < s->k; kk++)
+			p->brow[(size_t)q * s->k + kk] = fp8_mm_reference_draw_with(t,
+			    ks_rand_at(sb, (size_t)p->cols[q] + (size_t)kk * s->n));
+		for (kk = 0; kk < kblocks; kk++)
+			p->bsrow[(size_t)q * kblocks + kk] = ks_fp8mm_normal_at(sbs,
+			    (size_t)(p->cols[q] / FP8_MM_BLOCK_N) + (size_t)kk * s->scale_n);
+	}
+	ks_gpu_upload(p->drows, p->rows, p->nrows * sizeof(int), "the sample's rows");
+	ks_gpu_upload(p->dcols, p->cols, p->ncols * sizeof(int), "the sample's columns");
+}
+
+/* c[rows[r]][cols[q]] on the host, in double: its inputs are rows r and q */
+static double
+ks_fp8mm_host_element(const struct ks_fp8mm *s, int r, int q, double *mag)
+{
+	const struct ks_fp8mm_sample *p = &s->smp;
+	int kblocks = s->k / FP8_MM_BLOCK_K;
+
+	/* one row of each input is a 1 x k matrix of the same layout */
+	return fp8_mm_reference_element(1, 1, s->k, p->arow + (size_t)r * s->k,
+	    p->brow + (size_t)q * s->k, p->asrow + (size_t)r * kblocks,
+	    p->bsrow + (size_t)q * kblocks, 0, 0, mag);
 }
 
 /*
- * The GPU reference of the inputs on the device, then its check on the
- * host's sample of them: a reference that disagrees is a broken harness
- * or device, not a wrong candidate, so the runner stops.
+ * The GPU reference of the inputs on the device, and c, at the host's
+ * sample; a reference that disagrees with the host's double there is a
+ * broken harness or device, not a wrong candidate, so the runner stops.
  */
 static void
-ks_fp8mm_reference_run(struct ks_fp8mm *s)
+ks_fp8mm_reference_sample(struct ks_fp8mm *s)
 {
-	dim3 block(REF_TILE, REF_TILE);
-	dim3 grid((s->n + REF_TILE - 1) / REF_TILE,
-	    (s->m + REF_TILE - 1) / REF_TILE);
+	struct ks_fp8mm_sample *p = &s->smp;
+	size_t x, nx;
 	double want, mag;
-	size_t x, e;
-	int i, j;
 
-	ks_fp8mm_reference<<<grid, block>>>(s->m, s->n, s->k, s->da, s->db,
-	    s->das, s->dbs, s->dref);
-	ks_gpu_download(s->ref, s->dref, s->nc * sizeof(float),
-	    "reference kernel");
-	ks_gpu_download(s->a, s->da, s->na, "read back a");
-	ks_gpu_download(s->b, s->db, s->nb, "read back b");
-	ks_gpu_download(s->as, s->das, s->nas * sizeof(float), "read back a_scale");
-	ks_gpu_download(s->bs, s->dbs, s->nbs * sizeof(float), "read back b_scale");
 	ks_fp8mm_pick_samples(s);
-	for (x = 0; x < s->nsamples; x++) {
-		e = s->sample[x];
-		i = (int)(e / s->n);
-		j = (int)(e % s->n);
-		want = fp8_mm_reference_element(s->m, s->n, s->k, s->a, s->b,
-		    s->as, s->bs, i, j, &mag);
-		if (!(fabs(s->ref[e] - want) <= REF_RTOL * mag + 1e-30)) {
+	nx = (size_t)p->nrows * p->ncols;
+	ks_fp8mm_gather<<<(unsigned)((nx + 255) / 256), 256>>>(s->dc, s->dref,
+	    s->n, p->drows, p->nrows, p->dcols, p->ncols, p->dgot, p->dref);
+	ks_gpu_download(p->got, p->dgot, nx * sizeof(uint16_t), "gather the sample");
+	ks_gpu_download(p->ref, p->dref, nx * sizeof(float), "gather the sample");
+	for (x = 0; x < nx; x++) {
+		int r = (int)(x / p->ncols), q = (int)(x % p->ncols);
+
+		want = ks_fp8mm_host_element(s, r, q, &mag);
+		if (!(fabs(p->ref[x] - want) <= REF_RTOL * mag + 1e-30)) {
 			fprintf(stderr, "runner: the GPU reference disagrees "
 			    "with the host at c[%d][%d] of %dx%dx%d: %.9g, "
-			    "host %.9g\n", i, j, s->m, s->n, s->k,
-			    (double)s->ref[e], want);
+			    "host %.9g\n", p->rows[r], p->cols[q], s->m, s->n,
+			    s->k, (double)p->ref[x], want);
 			exit(1);
 		}
-		s->sample_want[x] = ks_bf16_to_f32(ks_f32_to_bf16((float)want));
+		/* from here on, the host's value in bf16, as c holds it */
+		p->ref[x] = ks_bf16_to_f32(ks_f32_to_bf16((float)want));
 	}
-	/* the candidate's bf16 is compared with the reference's */
-	for (x = 0; x < s->nc; x++)
-		s->ref[x] = ks_bf16_to_f32(ks_f32_to_bf16(s->ref[x]));
+}
+
+/* The candidate against the GPU reference, every element, on the GPU. */
+static void
+ks_fp8mm_compare_all(struct ks_fp8mm *s, double rtol, double atol,
+    struct ks_check *res)
+{
+	struct ks_check_part all;
+	size_t blocks = (s->nc + COMPARE_THREADS - 1) / COMPARE_THREADS, b;
+
+	if (blocks > COMPARE_BLOCKS)
+		blocks = COMPARE_BLOCKS;
+	ks_check_part_init(&all);
+	if (blocks) {
+		ks_fp8mm_compare<<<(unsigned)blocks, COMPARE_THREADS>>>(s->dc,
+		    s->dref, s->nc, rtol, atol, s->dparts);
+		ks_gpu_download(s->parts, s->dparts, blocks * sizeof(*s->parts),
+		    "compare c with the reference");
+		for (b = 0; b < blocks; b++)
+			ks_check_part_merge(&all, &s->parts[b]);
+	}
+	/* the sample starts at c[0][0] (ks_fp8mm_pick): the constant rule names it */
+	ks_check_from_part(&all, s->nc, s->nc ? ks_bf16_to_f32(s->smp.got[0]) : 0, res);
 }
 
 static int
 ks_fp8mm_allocate(struct ks_fp8mm *s)
 {
-	s->a = (uint8_t *)ks_fp8mm_alloc(s->na, 1);
-	s->b = (uint8_t *)ks_fp8mm_alloc(s->nb, 1);
-	s->as = (float *)ks_fp8mm_alloc(s->nas, sizeof(float));
-	s->bs = (float *)ks_fp8mm_alloc(s->nbs, sizeof(float));
-	s->c = (uint16_t *)ks_fp8mm_alloc(s->nc, sizeof(uint16_t));
-	s->got = (float *)ks_fp8mm_alloc(s->nc, sizeof(float));
-	s->ref = (float *)ks_fp8mm_alloc(s->nc, sizeof(float));
-	s->sample = (size_t *)ks_fp8mm_alloc(s->nc < SAMPLES ? SAMPLES : s->nc,
-	    sizeof(size_t));
-	s->sample_want = (float *)ks_fp8mm_alloc(s->nc < SAMPLES ? SAMPLES :
-	    s->nc, sizeof(float));
+	struct ks_fp8mm_sample *p = &s->smp;
+	int full = s->nc * (size_t)s->k <= FULL_MACS;
+	size_t rows = full ? (size_t)s->m : SAMPLE_SIDE, cols = full ? (size_t)s->n : SAMPLE_SIDE;
+	size_t kblocks = s->k / FP8_MM_BLOCK_K;
+
+	p->rows = (int *)ks_fp8mm_alloc(rows, sizeof(int));
+	p->cols = (int *)ks_fp8mm_alloc(cols, sizeof(int));
+	p->arow = (uint8_t *)ks_fp8mm_alloc(rows * s->k, 1);
+	p->brow = (uint8_t *)ks_fp8mm_alloc(cols * s->k, 1);
+	p->asrow = (float *)ks_fp8mm_alloc(rows * kblocks, sizeof(float));
+	p->bsrow = (float *)ks_fp8mm_alloc(cols * kblocks, sizeof(float));
+	p->got = (uint16_t *)ks_fp8mm_alloc(rows * cols, sizeof(uint16_t));
+	p->ref = (float *)ks_fp8mm_alloc(rows * cols, sizeof(float));
+	s->parts = (struct ks_check_part *)ks_fp8mm_alloc(COMPARE_BLOCKS, sizeof(*s->parts));
+	p->drows = (int *)ks_gpu_malloc(rows * sizeof(int), "allocate the sample");
+	p->dcols = (int *)ks_gpu_malloc(cols * sizeof(int), "allocate the sample");
+	p->dgot = (uint16_t *)ks_gpu_malloc(rows * cols * sizeof(uint16_t), "allocate the sample");
+	p->dref = (float *)ks_gpu_malloc(rows * cols * sizeof(float), "allocate the sample");
+	s->dparts = (struct ks_check_part *)ks_gpu_malloc(COMPARE_BLOCKS * sizeof(*s->parts),
+	    "allocate the comparison");
 	s->da = (uint8_t *)ks_gpu_malloc(s->na, "allocate a");
 	s->db = (uint8_t *)ks_gpu_malloc(s->nb, "allocate b");
 	s->das = (float *)ks_gpu_malloc(s->nas * sizeof(float), "allocate a_scale");
@@ -357,8 +503,9 @@ ks_fp8mm_allocate(struct ks_fp8mm *s)
 	if (s->dtable)
 		ks_gpu_upload(s->dtable, fp8_mm_reference_draw_table(),
 		    sizeof(*s->dtable), "upload the draw's table");
-	return s->a && s->b && s->as && s->bs && s->c && s->got && s->ref &&
-	    s->sample && s->sample_want && s->da && s->db && s->das &&
+	return p->rows && p->cols && p->arow && p->brow && p->asrow &&
+	    p->bsrow && p->got && p->ref && s->parts && p->drows && p->dcols &&
+	    p->dgot && p->dref && s->dparts && s->da && s->db && s->das &&
 	    s->dbs && s->dref && s->dc && s->dtable && s->dchanged ? 0 : -1;
 }
 
@@ -417,23 +564,25 @@ static void
 ks_fp8mm_check_sample(struct ks_fp8mm *s, double rtol, double atol,
     struct ks_check *res)
 {
-	double err;
-	size_t x, e;
+	struct ks_fp8mm_sample *p = &s->smp;
+	size_t x, nx = (size_t)p->nrows * p->ncols;
+	double got, err;
 
-	for (x = 0; x < s->nsamples && res->ok; x++) {
-		e = s->sample[x];
-		err = fabs((double)s->got[e] - s->sample_want[x]);
-		if (err <= atol + rtol * fabs((double)s->sample_want[x]))
+	for (x = 0; x < nx && res->ok; x++) {
+		got = ks_bf16_to_f32(p->got[x]);
+		err = fabs(got - p->ref[x]);
+		if (err <= atol + rtol * fabs((double)p->ref[x]))
 			continue;
 		res->ok = 0;
 		res->bad = 1;
-		res->worst_index = e;
-		res->worst_got = s->got[e];
-		res->worst_want = s->sample_want[x];
-		snprintf(res->reason, sizeof(res->reason), "c[%zu][%zu] = "
+		res->worst_index = (size_t)p->rows[x / p->ncols] * s->n +
+		    p->cols[x % p->ncols];
+		res->worst_got = got;
+		res->worst_want = p->ref[x];
+		snprintf(res->reason, sizeof(res->reason), "c[%d][%d] = "
 		    "%.9g, but the host computes %.9g there (the GPU "
-		    "reference agreed with the kernel)", e / s->n, e % s->n,
-		    (double)s->got[e], (double)s->sample_want[x]);
+		    "reference agreed with the kernel)", p->rows[x / p->ncols],
+		    p->cols[x % p->ncols], got, (double)p->ref[x]);
 	}
 }
 
@@ -442,16 +591,19 @@ ks_fp8mm_check(void *state, double rtol, double atol, struct ks_check *res)
 {
 	struct ks_fp8mm *s = (struct ks_fp8mm *)state;
 	const char *changed;
-	size_t x;
 
 	/* waits first: a launch error or a fault ends the runner here */
-	ks_gpu_download(s->c, s->dc, s->nc * sizeof(uint16_t), "candidate fp8_mm");
+	ks_gpu_sync("candidate fp8_mm");
 	changed = ks_fp8mm_changed_input(s);
+	/* the reference answers the inputs as drawn, which the host draws too */
+	if (changed)
+		ks_fp8mm_draw_inputs(s);
 	/* only now, after the call, does the answer to its inputs exist */
-	ks_fp8mm_reference_run(s);
-	for (x = 0; x < s->nc; x++)
-		s->got[x] = ks_bf16_to_f32(s->c[x]);
-	ks_check_f32(s->got, s->ref, s->nc, rtol, atol, res);
+	ks_fp8mm_reference<<<dim3((s->n + REF_TILE - 1) / REF_TILE,
+	    (s->m + REF_TILE - 1) / REF_TILE), dim3(REF_TILE, REF_TILE)>>>(s->m,
+	    s->n, s->k, s->da, s->db, s->das, s->dbs, s->dref);
+	ks_fp8mm_reference_sample(s);
+	ks_fp8mm_compare_all(s, rtol, atol, res);
 	ks_fp8mm_check_sample(s, rtol, atol, res);
 	if (changed) {
 		res->ok = 0;
