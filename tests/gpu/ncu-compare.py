@@ -4,9 +4,10 @@ against Nsight Compute's kernel duration of the same kernel and shape.
 
 POP is a population made by tests/gpu/validate.sh with NCU=1: each
 candidate directory holds bench.json and ncu-SHAPE.csv files (ncu --csv
-with the metric gpu__time_duration.sum).  DIMS names the problem's
+with the metric gpu__time_duration.sum, one table per profiled call).  DIMS names the problem's
 dimensions in order, comma-separated ("m,n,k").  Prints a Markdown table
-and, per kernel, the largest difference.
+and, per kernel, how many shapes are within the timer's target (max(3 %,
+2 us)) and the spread of its score over repeated benches (bench-N.json).
 """
 import csv
 import glob
@@ -19,41 +20,76 @@ UNITS = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3,
 
 
 def ncu_durations(path):
-    """The kernel durations (us) of an ncu --csv file; [] when none."""
+    """The durations (us) of the calls in an ncu --csv file, one table per
+    call (validate.sh appends one ncu run per call), each call's kernels
+    summed; [] when none."""
     lines = open(path).read().splitlines()
-    start = [i for i, l in enumerate(lines) if l.startswith('"ID"')]
-    if not start:
-        return []
+    starts = [i for i, l in enumerate(lines) if l.startswith('"ID"')] + [len(lines)]
     out = []
-    for row in csv.DictReader(lines[start[0]:]):
-        if row["Metric Name"] == "gpu__time_duration.sum":
-            out.append(float(row["Metric Value"].replace(",", "")) * UNITS[row["Metric Unit"]])
+    for a, b in zip(starts, starts[1:]):
+        table = [l for l in lines[a:b] if l.startswith('"')]
+        total = [float(row["Metric Value"].replace(",", "")) * UNITS[row["Metric Unit"]]
+                 for row in csv.DictReader(table) if row["Metric Name"] == "gpu__time_duration.sum"]
+        if total:
+            out.append(sum(total))
     return out
+
+
+def within_target(ours, ncu):
+    """The timer's target: within max(3 %, 2 us) of ncu (README, GPU targets)."""
+    return abs(ours - ncu) <= max(0.03 * ncu, 2.0)
+
+
+def ncu_cells(c, shape, ours):
+    """ncu's median for one shape and the difference, as cells; and whether within target."""
+    f = os.path.join(c, "ncu-%s.csv" % shape)
+    d = ncu_durations(f) if os.path.exists(f) else []
+    if not d:
+        return ["(no ncu result)", "", ""], None
+    med = statistics.median(d)
+    diff = ours - med
+    ok = within_target(ours, med)
+    return ["%.2f (%d)" % (med, len(d)), "%+.2f us, %+.1f %%" % (diff, diff / med * 100),
+            "yes" if ok else "no"], ok
+
+
+def repeat_spread(c):
+    """The score's spread over bench.json and bench-N.json: (n, spread %), or None."""
+    scores = []
+    for f in [os.path.join(c, "bench.json")] + sorted(glob.glob(os.path.join(c, "bench-*.json"))):
+        s = json.load(open(f)).get("score_us")
+        if s:
+            scores.append(s)
+    if len(scores) < 3:
+        return None
+    return len(scores), (max(scores) - min(scores)) / min(scores) * 100
 
 
 def main():
     pop, dims = sys.argv[1], sys.argv[2].split(",")
-    print("| kernel | shape | ks-bench time_us | median_us | min_us | runs | ncu median (us) | launches | difference |")
+    print("| kernel | shape | ks-bench time_us | median_us | min_us | runs "
+          "| ncu median (calls) | difference | within max(3 %, 2 us) |")
     print("|---|---|---|---|---|---|---|---|---|")
     summary = []
     for c in sorted(glob.glob(os.path.join(pop, "gen-*", "c*"))):
         b = json.load(open(os.path.join(c, "bench.json")))
         vfile = os.path.join(c, "variant")
         name = open(vfile).read().strip() if os.path.exists(vfile) else "seed"
-        worst = 0.0
+        met = []
         for r in b.get("results") or []:
             shape = "x".join(str(r["shape"][d]) for d in dims)
-            f = os.path.join(c, "ncu-%s.csv" % shape)
-            d = ncu_durations(f) if os.path.exists(f) else []
-            if not d:
-                print("| %s | %s | %.2f | | | %d | (no ncu result) | | |" % (name, shape, r["time_us"], r["runs"]))
-                continue
-            med = statistics.median(d)
-            diff = (r["time_us"] - med) / med * 100
-            worst = max(worst, abs(diff))
-            print("| %s | %s | %.2f | %.2f | %.2f | %d | %.2f | %d | %+.1f %% |" % (
-                name, shape, r["time_us"], r["median_us"], r["min_us"], r["runs"], med, len(d), diff))
-        summary.append("%s: score %.2f us, largest difference %.1f %%" % (name, b.get("score_us") or 0, worst))
+            more, ok = ncu_cells(c, shape, r["time_us"])
+            if ok is not None:
+                met.append(ok)
+            print("| " + " | ".join([name, shape, "%.2f" % r["time_us"], "%.2f" % (r.get("median_us") or 0),
+                                     "%.2f" % (r.get("min_us") or 0), str(r["runs"])] + more) + " |")
+        line = "%s: score %.2f us" % (name, b.get("score_us") or 0)
+        if met:
+            line += "; %d of %d shapes within max(3 %%, 2 us) of ncu" % (sum(met), len(met))
+        rs = repeat_spread(c)
+        if rs:
+            line += "; score spread over %d benches %.2f %% (target < 1 %%)" % rs
+        summary.append(line)
     print()
     for s in summary:
         print("- " + s)

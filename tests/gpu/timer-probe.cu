@@ -9,9 +9,19 @@
  *   empty  the idle protocol around an empty kernel, and queued around it
  *   sleep  the idle protocol around a kernel that sleeps 50 us, and queued around it
  *   batch  (every line) one flush, then 20 calls back to back between two events, over 20:
- *          what a call costs with no launch gap of its own to pay (2026-12-02: not run yet)
+ *          what a call costs with no launch gap of its own to pay
+ *   pair   (every line) the flush and the call between two events, less the flush alone: a
+ *          call's cost with no event of its own between the flush and the call
  * Usage: nvcc -O3 -arch=sm_90a -DKERNEL='"path.cu"' timer-probe.cu && ./a.out [CALLS [MODE]]
- * (MODE: how the caches are flushed before each call, below; 6 is not run yet)
+ * (MODE: how the caches are flushed before each call, below).  Under Nsight
+ * Compute, each shape's kernel launches in order (74 of them with CALLS 10:
+ * 4 warm-up, 10 idle and 10 queued alternating, 40 in batches, 10 pairs):
+ *   ncu --cache-control all|none --clock-control none \
+ *       --metrics gpu__time_duration.sum -k regex:rmsnorm --csv ./a.out 10 0
+ * With "none" ncu times the kernel on the caches as this flush leaves them:
+ * on the H200 (2026-12-02) the queued protocol less the empty kernel agreed
+ * with it within 1.3 us on every shape, while ncu's own flush ("all") made
+ * the large shapes 3.5-4.6 us faster; no MODE below came within 0.6 us of that.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +45,17 @@ static int MODE;	/* 0 read 2x L2; 1 no flush; 2 read, then a 20 us gate; 3 memse
 			   (2026-12-02: no, within 0.6 us of mode 0 on every shape)
 			   6 1 ms of one block sleeping, then read 2x L2: the device nearly idle between calls, as
 			   under ncu, which replays each kernel alone: is the gap the clocks of a device kept busy? */
+/* 7 write 2x L2, then discard those lines (PTX discard.global.L2: invalid, not written back): the
+			   dirty lines of the last call evicted by the writes, the L2 left with neither dirty nor
+			   flush lines, as after ncu's --cache-control all; 8 read 2x L2, then discard: clean lines
+			   gone only; 9 write 1x L2, then discard */
+__global__ void flush_write(uint4 *b, size_t n) {
+	for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) b[i] = make_uint4(0, 0, 0, 0);
+}
+__global__ void discard_l2(char *b, size_t bytes) {
+	for (size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) * 128; i < bytes; i += (size_t)gridDim.x * blockDim.x * 128)
+		asm volatile("discard.global.L2 [%0], 128;" :: "l"(b + i) : "memory");
+}
 static struct { const char *p[2]; size_t bytes[2]; } TOUCH;	/* mode 5: x and y of the shape measured */
 __global__ void touch_pages(const char *p, size_t bytes, unsigned *s) {
 	size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) * 65536;
@@ -44,8 +65,15 @@ static void flush(void) {
 	if (MODE == 1) return;
 	if (MODE == 3) { cudaMemsetAsync(flushbuf, 0, flushn / 2, 0); return; }
 	if (MODE == 6) sleep_k<<<1, 1>>>(1000000);
+	if (MODE == 7 || MODE == 9) {
+		size_t bytes = MODE == 7 ? flushn / 2 : flushn / 4;
+		flush_write<<<132 * 8, 256>>>((uint4 *)flushbuf, bytes / 16);
+		discard_l2<<<132 * 8, 256>>>((char *)flushbuf, bytes);
+		return;
+	}
 	flush_read<<<132 * 8, 256>>>((const uint4 *)flushbuf, MODE == 4 ? flushn / 16 : flushn / 32, sink);
 	if (MODE == 2) sleep_k<<<1, 1>>>(20000);
+	if (MODE == 8) discard_l2<<<132 * 8, 256>>>((char *)flushbuf, flushn / 2);
 	for (int b = 0; MODE == 5 && b < 2; b++)
 		if (TOUCH.p[b])
 			touch_pages<<<(unsigned)(TOUCH.bytes[b] / 65536 / 256 + 1), 256>>>(TOUCH.p[b], TOUCH.bytes[b], sink);
@@ -71,15 +99,21 @@ static double t_batch(struct args *a) {
 	float ms; flush(); cudaEventRecord(e0, 0); for (int i = 0; i < BATCH; i++) run(a); cudaEventRecord(e1, 0); cudaEventSynchronize(e1);
 	cudaEventElapsedTime(&ms, e0, e1); return ms * 1e3 / BATCH;
 }
+/* pair: the flush and the call between two events, less the flush alone between two events */
+static double t_pair(struct args *a) {
+	float ms, ms0; cudaEventRecord(e0, 0); flush(); run(a); cudaEventRecord(e1, 0); cudaEventSynchronize(e1); cudaEventElapsedTime(&ms, e0, e1);
+	cudaEventRecord(e0, 0); flush(); cudaEventRecord(e1, 0); cudaEventSynchronize(e1); cudaEventElapsedTime(&ms0, e0, e1); return (ms - ms0) * 1e3;
+}
 static void measure(struct args *a, const char *name) {
-	double ti[1000], tq[1000], ts[1000], tb[100];
+	double ti[1000], tq[1000], ts[1000], tb[100], tp[1000];
 	int nb = CALLS / 10 < 100 ? CALLS / 10 + 1 : 100;
 	for (int i = 0; i < CALLS / 10 + 1; i++) { t_idle(a); t_queued(a, ts); }
 	for (int i = 0; i < CALLS; i++) { ti[i] = t_idle(a); tq[i] = t_queued(a, &ts[i]); }
 	for (int i = 0; i < nb; i++) tb[i] = t_batch(a);
-	double mi = med(ti, CALLS), mq = med(tq, CALLS), ms = med(ts, CALLS), mb = med(tb, nb);
-	printf("%-14s idle %9.2f  queued %9.2f (min %8.2f max %8.2f)  queued+sync %9.2f  batch%d %9.2f\n", name, mi, mq, tq[0],
-	    tq[CALLS - 1], ms, BATCH, mb);
+	for (int i = 0; i < CALLS; i++) tp[i] = t_pair(a);
+	double mi = med(ti, CALLS), mq = med(tq, CALLS), ms = med(ts, CALLS), mb = med(tb, nb), mp = med(tp, CALLS);
+	printf("%-14s idle %9.2f  queued %9.2f (min %8.2f max %8.2f)  queued+sync %9.2f  batch%d %9.2f  pair %9.2f\n", name, mi, mq, tq[0],
+	    tq[CALLS - 1], ms, BATCH, mb, mp);
 }
 int main(int argc, char **argv) {
 	int shapes[][2] = { {16384, 4096}, {8192, 8192}, {2048, 16384}, {16384, 7168}, {1000, 5120} };

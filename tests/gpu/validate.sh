@@ -8,9 +8,13 @@
 #   3. every kernel run once more under Nsight Systems: the GPU's own start
 #      and end of each timed launch, against the harness's time of the same
 #      runs (tests/gpu/nsys-compare.py reads the two);
-#   4. with NCU=1, Nsight Compute's kernel duration per bench shape, of
-#      the kernels whose names match NCU_KERNEL (a regex, default the
-#      problem's name with - as _).
+#   4. with NCU=1, Nsight Compute's duration of one call per bench shape,
+#      NCU_RUNS (5) times: the runner's --profile mode (a warm-up call, then
+#      one call in the profiler's range, not locked down: ncu's injection
+#      opens files), every kernel of the call summed, under ncu's own
+#      cache flush (--cache-control all).  tests/gpu/ncu-compare.py makes
+#      the table; tests/gpu/timer-probe.cu compares the timer with ncu on
+#      the harness's flush instead.
 # Usage: tests/gpu/validate.sh OUTDIR PROBLEM TARGET  (tools built with make)
 # Leaves OUTDIR/PROBLEM-TARGET.tgz: every JSON, log, trace and kernel.
 set -u
@@ -91,12 +95,17 @@ fi
 if [ "${NCU:-0}" = 1 ]; then
 	for c in $cands; do
 		for shape in $(echo "$bench_args" | tr ' ' '\n' | sed -n '/^--bench$/{n;p}'); do
-			# shellcheck disable=SC2086
-			ncu --cache-control all --clock-control none --metrics gpu__time_duration.sum \
-				--kernel-name "regex:${NCU_KERNEL:-$(echo "$problem" | tr - _)}" --launch-skip 1 --launch-count 5 --csv \
-				"$pop/$c/runner" $(echo "$bench_args" | sed 's/--bench [^ ]*//g') --bench "$shape" \
-				--min-runs 6 --json-fd 3 3>/dev/null \
-				>"$pop/$c/ncu-${shape%@*}.csv" 2>"$pop/$c/ncu-${shape%@*}.err"
+			f=$pop/$c/ncu-${shape%@*}
+			rm -f "$f.csv" "$f.err"
+			i=0
+			while [ "$i" -lt "${NCU_RUNS:-5}" ]; do
+				i=$((i + 1))
+				# shellcheck disable=SC2086
+				ncu --profile-from-start off --cache-control all --clock-control none \
+					--metrics gpu__time_duration.sum --csv \
+					"$pop/$c/runner" $(echo "$bench_args" | sed 's/--bench [^ ]*//g') \
+					--bench "$shape" --profile >>"$f.csv" 2>>"$f.err"
+			done
 		done
 	done
 fi
