@@ -851,14 +851,28 @@ fresh_check(const struct opts *o, const struct shape *sh, void *st, struct ks_ch
 	P->teardown(st);
 }
 
+/*
+ * First calls pay for page faults, thread start-up, cold caches, and on a
+ * GPU for clocks still rising from idle: calls, timed and thrown away,
+ * for WARMUP_S and at least WARMUP_CALLS.
+ */
+static void
+warm_up(void *st)
+{
+	double t0 = ks_now();
+	long calls;
+
+	for (calls = 0; calls < WARMUP_CALLS || ks_now() - t0 < WARMUP_S; calls++)
+		TM->time_call(P->run, st);
+}
+
 static int
 do_bench(struct opts *o, const struct shape *sh, struct report *r)
 {
-	const struct ks_timer *tm = TM;
 	struct ks_check c;
 	char what[300];
-	double *t, t0, wall0;
-	long n, calls, spot_run;
+	double *t, wall0;
+	long n, spot_run;
 	int len, fresh = 0;
 	void *st;
 
@@ -875,12 +889,7 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 		return 0;
 	}
 
-	/* first calls pay for page faults, thread start-up, cold caches */
-	t0 = ks_now();
-	for (calls = 0; calls < WARMUP_CALLS || ks_now() - t0 < WARMUP_S;
-	    calls++)
-		tm->time_call(P->run, st);
-
+	warm_up(st);
 	n = time_runs(o, sh, st, &t, &c, &spot_run);
 	if (spot_run) {
 		snprintf(what + len, sizeof(what) - len, " on timed run %ld",
@@ -1137,8 +1146,18 @@ lock_down(void)
 }
 #endif
 
+/* the timer calibrated; a GPU runner's runtime brought up in any case */
+static void
+prepare_timer(void)
+{
+	if (TM->prepare)
+		TM->prepare();
+	else if (ks_gpu_timer_prepare)
+		ks_gpu_timer_prepare();
+}
+
 /*
- * --profile: a call to warm up, then one call inside the profiler's
+ * --profile: calls to warm up as a bench does, then one call inside the profiler's
  * range, on the first bench shape.  A profile is no verdict: nothing is
  * checked or reported, and the run is not locked down (a profiler's
  * injection opens files and sockets in the process).
@@ -1153,8 +1172,10 @@ profile_one(const struct opts *o)
 		    "runners have)");
 	if (o->nbenches == 0)
 		die(2, "--profile: give the shape with --bench SHAPE");
+	prepare_timer();
 	st = setup_shape(&o->benches[0]);
-	P->run(st);
+	/* warmed up as a bench is: a profile of one call on a GPU still at idle clocks is no bench's call */
+	warm_up(st);
 	ks_profile_range(1);
 	P->run(st);
 	ks_profile_range(0);
@@ -1194,10 +1215,7 @@ main(int argc, char **argv)
 	 * runner with the GPU timer, the GPU runtime brought up now in any
 	 * case (the filter below would keep it from opening its devices).
 	 */
-	if (TM->prepare)
-		TM->prepare();
-	else if (ks_gpu_timer_prepare)
-		ks_gpu_timer_prepare();
+	prepare_timer();
 	/* and from here on, what the candidate's code may not do is the kernel's to refuse */
 	lock_down();
 	double tests0 = ks_now();
