@@ -21,7 +21,7 @@
  * With "none" ncu times the kernel on the caches as this flush leaves them:
  * on the H200 (2026-12-02) the queued protocol less the empty kernel agreed
  * with it within 1.3 us on every shape, while ncu's own flush ("all") made
- * the large shapes 3.5-4.6 us faster; no MODE below came within 0.6 us of that.
+ * the large shapes 2.5-4.3 us faster; no MODE below came within 0.6 us of that.
  */
 #include <stdio.h>
 #include <stdlib.h>
