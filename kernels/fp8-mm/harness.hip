@@ -206,12 +206,12 @@ void fp8_mm(int m, int n, int k, const uint8_t *a, const uint8_t *b,
  * sampled column, so nothing the size of an input is downloaded.
  */
 struct ks_fp8mm_sample {
-	int nrows, ncols, *rows, *cols;	/* which (host; and dev: device) */
-	int *drows, *dcols;
+	int nrows, ncols, *rows, *cols;	/* which rows and columns of c */
+	int *drows, *dcols;		/* the same on the device */
 	uint8_t *arow, *brow;		/* nrows (ncols) rows of k bytes */
 	float *asrow, *bsrow;		/* and of k/128 scales */
 	uint16_t *got, *dgot;		/* c there, on the host and the device */
-	float *ref, *dref;		/* the GPU reference there, before rounding */
+	float *ref, *dref;		/* the GPU reference there (fp32); once checked, the host's value in bf16 */
 };
 
 struct ks_fp8mm {
