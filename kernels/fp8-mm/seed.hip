@@ -25,6 +25,10 @@
  *            rows are a multiple of 4), not byte by byte
  *   DECODE   0: e4m3fnuz decoded by arithmetic; 1: through a table of
  *            the 256 values in shared memory
+ *   SPLITK   blocks along K (split-K): each sums its share of the K
+ *            blocks into a float workspace with atomics, and a second
+ *            kernel rounds the sums into c; more blocks where m x n is
+ *            small and K long.  1: each block writes c itself
  */
 #include <hip/hip_runtime.h>
 #include <stdint.h>
@@ -38,6 +42,7 @@
 #define DBUF 0		/* ks-tune: 0 1 */
 #define LOAD4 0		/* ks-tune: 0 1 */
 #define DECODE 0	/* ks-tune: 0 1 */
+#define SPLITK 1	/* ks-tune: 1 2 4 8 */
 
 #define THREADS (TX * TY)
 #define BM (TY * RM)		/* rows of c per block */
@@ -187,9 +192,14 @@ apply_scales(int m, int n, const float *a_scale, const float *b_scale,
 		}
 }
 
+/*
+ * The tile of c at block (x, y), over this block's share of the K blocks
+ * (blockIdx.z of gridDim.z): into c when there is one share (sums == NULL),
+ * else added into sums, which fp8_mm_finish rounds into c.
+ */
 static __global__ void __launch_bounds__(THREADS)
 fp8_mm_tile(int m, int n, int k, const uint8_t *a, const uint8_t *b,
-    const float *a_scale, const float *b_scale, uint16_t *c)
+    const float *a_scale, const float *b_scale, uint16_t *c, float *sums)
 {
 	/* the slices, [buffer][k][element]; one element where unused */
 	__shared__ float sa[NBUF][STAGE ? SK : 1][BM];
@@ -198,7 +208,9 @@ fp8_mm_tile(int m, int n, int k, const uint8_t *a, const uint8_t *b,
 	int tx = threadIdx.x % TX, ty = threadIdx.x / TX;
 	int i0 = blockIdx.y * BM, j0 = blockIdx.x * BN;
 	float acc[RM][RN] = {}, part[RM][RN] = {};
-	int slices = k / SK, per_kblock = KBLOCK / SK;
+	int kblocks = k / KBLOCK, share = (kblocks + gridDim.z - 1) / gridDim.z;
+	int kb0 = min(kblocks, (int)blockIdx.z * share), kb1 = min(kblocks, kb0 + share);
+	int per_kblock = KBLOCK / SK, sl0 = kb0 * per_kblock, sl1 = kb1 * per_kblock;
 
 	if (DECODE) {
 		for (int v = threadIdx.x; v < 256; v += THREADS)
@@ -206,14 +218,14 @@ fp8_mm_tile(int m, int n, int k, const uint8_t *a, const uint8_t *b,
 		__syncthreads();
 	}
 	if (!STAGE) {
-		for (int kb = 0; kb < k / KBLOCK; kb++) {
+		for (int kb = kb0; kb < kb1; kb++) {
 			multiply_direct(table, m, n, a, b, i0, j0, tx, ty,
 			    kb * KBLOCK, KBLOCK, part);
 			apply_scales(m, n, a_scale, b_scale, i0, j0, tx, ty,
 			    kb, part, acc);
 		}
 	} else if (!DBUF) {
-		for (int sl = 0; sl < slices; sl++) {
+		for (int sl = sl0; sl < sl1; sl++) {
 			load_slice<BM>(table, a, m, i0, sl * SK, sa[0]);
 			load_slice<BN>(table, b, n, j0, sl * SK, sb[0]);
 			__syncthreads();
@@ -223,18 +235,18 @@ fp8_mm_tile(int m, int n, int k, const uint8_t *a, const uint8_t *b,
 				apply_scales(m, n, a_scale, b_scale, i0, j0,
 				    tx, ty, sl / per_kblock, part, acc);
 		}
-	} else {
+	} else if (sl0 < sl1) {
 		/*
 		 * Slice sl+1 goes into the buffer slice sl-1 used: the barrier
 		 * at the end of step sl-1 saw every thread done with it.
 		 */
-		load_slice<BM>(table, a, m, i0, 0, sa[0]);
-		load_slice<BN>(table, b, n, j0, 0, sb[0]);
+		load_slice<BM>(table, a, m, i0, sl0 * SK, sa[0]);
+		load_slice<BN>(table, b, n, j0, sl0 * SK, sb[0]);
 		__syncthreads();
-		for (int sl = 0; sl < slices; sl++) {
-			int cur = sl % NBUF;
+		for (int sl = sl0; sl < sl1; sl++) {
+			int cur = (sl - sl0) % NBUF;
 
-			if (sl + 1 < slices) {
+			if (sl + 1 < sl1) {
 				load_slice<BM>(table, a, m, i0, (sl + 1) * SK,
 				    sa[(cur + 1) % NBUF]);
 				load_slice<BN>(table, b, n, j0, (sl + 1) * SK,
@@ -253,17 +265,73 @@ fp8_mm_tile(int m, int n, int k, const uint8_t *a, const uint8_t *b,
 		for (int s = 0; s < RN; s++) {
 			int j = j0 + tx + s * TX;
 
-			if (i < m && j < n)
+			if (i >= m || j >= n)
+				continue;
+			if (sums)
+				atomicAdd(&sums[(size_t)i * n + j], acc[r][s]);
+			else
 				c[(size_t)i * n + j] = float_to_bf16_bits(acc[r][s]);
 		}
 	}
+}
+
+/* c from the sums of the K shares, rounded to bf16 */
+static __global__ void
+fp8_mm_finish(const float *sums, uint16_t *c, size_t elements)
+{
+	size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+
+	if (e < elements)
+		c[e] = float_to_bf16_bits(sums[e]);
+}
+
+/*
+ * The split-K sums' workspace, kept between calls and grown when a shape
+ * needs more (its contents are cleared by every call); NULL when it
+ * cannot be had, and then one share writes c itself.
+ */
+static float *
+split_workspace(size_t elements)
+{
+	static float *sums;
+	static size_t have;
+
+	if (elements > have) {
+		if (sums)
+			hipFree(sums);
+		sums = NULL;
+		have = 0;
+		if (hipMalloc((void **)&sums, elements * sizeof(float)) != hipSuccess) {
+			sums = NULL;
+			return NULL;
+		}
+		have = elements;
+	}
+	return sums;
 }
 
 void
 fp8_mm(int m, int n, int k, const uint8_t *a, const uint8_t *b,
     const float *a_scale, const float *b_scale, uint16_t *c)
 {
-	dim3 grid((n + BN - 1) / BN, (m + BM - 1) / BM);
+	size_t elements = (size_t)m * n;
+	int kblocks = k / KBLOCK, splits = SPLITK < kblocks ? SPLITK : kblocks;
+	float *sums;
 
-	fp8_mm_tile<<<grid, THREADS>>>(m, n, k, a, b, a_scale, b_scale, c);
+	/* as many shares as it takes at the share's size, so that none is empty */
+	if (splits > 1) {
+		int share = (kblocks + splits - 1) / splits;
+
+		splits = (kblocks + share - 1) / share;
+	}
+	sums = splits > 1 ? split_workspace(elements) : NULL;
+
+	if (!sums)
+		splits = 1;
+	else
+		hipMemsetAsync(sums, 0, elements * sizeof(float), 0);
+	dim3 grid((n + BN - 1) / BN, (m + BM - 1) / BM, splits);
+	fp8_mm_tile<<<grid, THREADS>>>(m, n, k, a, b, a_scale, b_scale, c, sums);
+	if (sums)
+		fp8_mm_finish<<<(unsigned)((elements + 255) / 256), 256>>>(sums, c, elements);
 }
