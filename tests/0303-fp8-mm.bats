@@ -245,6 +245,18 @@ seed_on_cpu() {
 	run -0 grep -c "^33x9x896: 0 of 297 elements" <<<"$output"
 }
 
+@test "the harness's own kernels on the CPU: the draw is the host's, the reference the host's double, the comparison ks_check_f32's verdict" {
+	cd "$BATS_TEST_TMPDIR"
+	gcc -O2 -c -I"$P" "$P/reference.c" -o ref.o
+	gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$KS_ROOT/kernels/common" -Dmain=ks_harness_main -c \
+		"$KS_ROOT/kernels/common/ks_harness.c" -o ks_harness.o
+	g++ -std=c++17 -O1 -Wall -Wextra -Werror -pthread -I"$KS_ROOT/tests/unit/gpu-on-cpu" -I"$KS_ROOT/kernels/common" \
+		-I"$P" -c "$KS_ROOT/tests/unit/fp8harness.cc" -o fp8harness.o
+	g++ -pthread fp8harness.o ks_harness.o ref.o -o fp8harness -lm
+	run -0 ./fp8harness
+	assert_output "8 cases, 0 failed"
+}
+
 @test "the seed's shared memory stays within 48 KiB where the slices fill it and the decode table is on (sm_80 refuses more)" {
 	# (before: 272 settings had 49,152 bytes of slices plus the 1 KiB table)
 	export PATH="$PATH:/usr/local/cuda/bin"

@@ -34,6 +34,7 @@
 #include "reference.h"
 
 #define REF_TILE	16	/* the reference kernel's square tile */
+#define REF_RTOL	1e-4	/* GPU reference vs host, of the terms' magnitude */
 
 /*
  * The GPU reference: one element of c per thread, in fp32, each K-block's
@@ -194,7 +195,6 @@ ks_fp8mm_gather(const uint16_t *c, const float *ref, int n, const int *rows,
 #define BF16_NAN	0xff	/* every byte: 0xffff is a bf16 NaN */
 #define SAMPLE_SIDE	32	/* rows and columns of the host's grid, large shapes */
 #define FULL_MACS	((size_t)1 << 26) /* up to this m*n*k, every element */
-#define REF_RTOL	1e-4	/* GPU reference vs host, of the terms' magnitude */
 
 /* the candidate's entry point: device pointers, C++ linkage */
 void fp8_mm(int m, int n, int k, const uint8_t *a, const uint8_t *b,

@@ -1,7 +1,8 @@
 /*
  * hip/hip_runtime.h for the CPU: just enough of HIP to run a problem's
- * seed kernel on the host, so that its arithmetic (indexing, tiles, K
- * slices, split-K shares) is checked where no GPU is (tests/unit/fp8seed.cc).
+ * seed kernel or a harness's own kernels on the host, so that their
+ * arithmetic (indexing, tiles, K slices, split-K shares, reductions) is
+ * checked where no GPU is (tests/unit/fp8seed.cc, tests/unit/fp8harness.cc).
  * Blocks run one after another; the threads of a block are POSIX threads
  * meeting at a barrier for __syncthreads, and __shared__ arrays are static,
  * so all threads of the running block share them.  A launch is written
@@ -53,6 +54,18 @@ static inline float
 atomicAdd(float *p, float v)
 {
 	float old;
+
+	pthread_mutex_lock(&ks_atomic_lock);
+	old = *p;
+	*p = old + v;
+	pthread_mutex_unlock(&ks_atomic_lock);
+	return old;
+}
+
+static inline unsigned long long
+atomicAdd(unsigned long long *p, unsigned long long v)
+{
+	unsigned long long old;
 
 	pthread_mutex_lock(&ks_atomic_lock);
 	old = *p;
