@@ -229,9 +229,9 @@ add_spread(cJSON *e, const cJSON *h)
 	cJSON_AddBoolToObject(e, "converged", cJSON_IsTrue(c));
 }
 
-/* A duration the harness gave (older runners give none): copied when it is one. */
+/* A duration or a count the harness gave (older runners give none): copied when it is one. */
 static void
-copy_seconds(cJSON *to, const cJSON *from, const char *key)
+copy_measure(cJSON *to, const cJSON *from, const char *key)
 {
 	double v;
 
@@ -314,7 +314,9 @@ add_results(const struct bench *b, const cJSON *hres, double peak, cJSON *res, d
 				cJSON_AddNumberToObject(e, stat_keys[k], y);
 		}
 		add_spread(e, h);
-		copy_seconds(e, h, "wall_s");
+		copy_measure(e, h, "wall_s");
+		copy_measure(e, h, "checks");
+		copy_measure(e, h, "checks_s");
 		logsum += log(v);
 		double sol = ks_bound_us(&b->prob, b->target->name, shape, peak);
 
@@ -400,7 +402,7 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 		} else {
 			cJSON_ReplaceItemInObjectCaseSensitive(res, "correct", cJSON_CreateTrue());
 			ks_json_set_str(res, "timer", ks_json_str(h, "timer", NULL));
-			copy_seconds(res, h, "tests_s");
+			copy_measure(res, h, "tests_s");
 			/* faster than physics: a timer that missed the work, not a record */
 			const char *moved = ks_json_str(h, "timer_moved", NULL);
 

@@ -109,6 +109,8 @@ struct bench_rec {
 	long runs;
 	int converged;		/* the stop rule was met, not the time cap */
 	double wall;		/* the shape's whole time: set-up, checks, warm-up, calls (s) */
+	long checks;		/* the checks of the candidate's output on this shape */
+	double checks_wall;	/* their time (s), a fresh call's inputs and call included */
 };
 
 #define TM (P->timer ? P->timer : &ks_host_timer)
@@ -745,6 +747,23 @@ summarize(struct bench_rec *rec, double *t, long n)
 	rec->converged = n > 1 && rec->sem < TARGET_RSE * rec->mean;
 }
 
+/* the checks of the shape being benched, and their time: where a bench's time goes beside its calls */
+static struct {
+	long n;
+	double s;
+} shape_checks;
+
+/* P->check, counted and timed into shape_checks */
+static void
+bench_check(const struct opts *o, void *st, struct ks_check *c)
+{
+	double t0 = ks_now();
+
+	P->check(st, o->rtol, o->atol, c);
+	shape_checks.n++;
+	shape_checks.s += ks_now() - t0;
+}
+
 /*
  * Whether the call that just returned is checked: chance 1 in SPOT_ONE_IN,
  * drawn from the kernel's entropy now (the harness's own generator, which
@@ -799,7 +818,7 @@ time_runs(struct opts *o, const struct shape *sh, void *st, double **tp,
 		dt = tm->time_call(P->run, st);
 		if (spot_check_drawn(o)) {
 			aside = ks_now();
-			P->check(st, o->rtol, o->atol, spot);
+			bench_check(o, st, spot);
 			t0 += ks_now() - aside;
 			if (!spot->ok) {
 				*spot_run = n + 1;
@@ -836,6 +855,7 @@ static void
 fresh_check(const struct opts *o, const struct shape *sh, void *st, struct ks_check *c)
 {
 	struct shape fresh = *sh;
+	double t0 = ks_now();
 
 	fresh.seed = ks_seed_derive(sh->seed, FRESH_STREAM) & SEED_MASK;
 	/* in the same buffers: a kernel that keys a kept output by its pointers fails too */
@@ -843,12 +863,16 @@ fresh_check(const struct opts *o, const struct shape *sh, void *st, struct ks_ch
 		P->new_inputs(st, fresh.seed);
 		P->run(st);
 		P->check(st, o->rtol, o->atol, c);
-		return;
+	} else {
+		void *fst = setup_shape(&fresh);
+
+		P->run(fst);
+		P->check(fst, o->rtol, o->atol, c);
+		P->teardown(fst);
 	}
-	st = setup_shape(&fresh);
-	P->run(st);
-	P->check(st, o->rtol, o->atol, c);
-	P->teardown(st);
+	/* one check, its fresh inputs and call counted with it */
+	shape_checks.n++;
+	shape_checks.s += ks_now() - t0;
 }
 
 /*
@@ -880,9 +904,11 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 	len += format_shape(what + len, sizeof(what) - len, sh);
 
 	wall0 = ks_now();
+	shape_checks.n = 0;
+	shape_checks.s = 0;
 	st = setup_shape(sh);
 	P->run(st);
-	P->check(st, o->rtol, o->atol, &c);
+	bench_check(o, st, &c);
 	if (!c.ok) {
 		describe_failure(r, what, sh, &c, o->rtol, o->atol);
 		P->teardown(st);
@@ -904,7 +930,7 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 	 * A kernel may go wrong only when called again and again: the last
 	 * call is checked, then one on fresh inputs.
 	 */
-	P->check(st, o->rtol, o->atol, &c);
+	bench_check(o, st, &c);
 	if (c.ok) {
 		fresh = 1;
 		fresh_check(o, sh, st, &c);
@@ -919,7 +945,9 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 	}
 	r->benches[r->nbenches].shape = sh;
 	r->benches[r->nbenches].wall = ks_now() - wall0;
-	summarize(&r->benches[r->nbenches++], t, n);
+	summarize(&r->benches[r->nbenches], t, n);
+	r->benches[r->nbenches].checks = shape_checks.n;
+	r->benches[r->nbenches++].checks_wall = shape_checks.s;
 	free(t);
 	return 1;
 }
@@ -1010,6 +1038,8 @@ json_report(FILE *fp, const struct report *r)
 		fprintf(fp, ", \"runs\": %ld, \"converged\": %s, \"wall_s\": ", b->runs,
 		    b->converged ? "true" : "false");
 		json_num(fp, b->wall);
+		fprintf(fp, ", \"checks\": %ld, \"checks_s\": ", b->checks);
+		json_num(fp, b->checks_wall);
 		fputc('}', fp);
 	}
 	fputs("],\n \"tests_s\": ", fp);
