@@ -210,53 +210,6 @@ true
 	assert_output true
 }
 
-# seed_on_cpu KNOB=VALUE...: the seed with those knobs set, run on the CPU (tests/unit/fp8seed.cc)
-seed_on_cpu() {
-	local args=() kv
-	for kv in "$@"; do
-		args+=(-e "s/^#define ${kv%=*} [0-9]*/#define ${kv%=*} ${kv#*=}/")
-	done
-	# the launches rewritten KS_LAUNCH(kernel, grid, block, args...), which the CPU's hip_runtime.h runs
-	sed "${args[@]}" -e 's/\([A-Za-z_0-9]*\)<<<\([^>]*\)>>>(/KS_LAUNCH(\1, \2, /' "$P/seed.hip" >k.hip
-	g++ -std=c++17 -O1 -Wall -Werror -pthread -I"$KS_ROOT/tests/unit/gpu-on-cpu" -I"$KS_ROOT/kernels/common" -I"$P" \
-		-I. -DKERNEL='"k.hip"' "$KS_ROOT/tests/unit/fp8seed.cc" ref.o -o seed-on-cpu -lm
-	./seed-on-cpu
-}
-
-@test "every way the seed's knobs stage, buffer and split K computes c right, run on the CPU (no GPU needed)" {
-	cd "$BATS_TEST_TMPDIR"
-	gcc -O2 -c -I"$P" "$P/reference.c" -o ref.o
-	# the seed as it is, every knob lowest, every knob highest
-	run -0 seed_on_cpu
-	assert_line "3 shapes, 0 failed"
-	run -0 seed_on_cpu TX=8 TY=1 RN=1 RM=1 STAGE=0 KT=8 DBUF=0 LOAD4=0 DECODE=0 SPLITK=1
-	assert_line "3 shapes, 0 failed"
-	run -0 seed_on_cpu TX=64 TY=16 RN=8 RM=8 STAGE=1 KT=128 DBUF=1 LOAD4=1 DECODE=1 SPLITK=8
-	assert_line "3 shapes, 0 failed"
-	# split-K with each way of staging K: direct, slices, double-buffered slices, 4-byte loads, the table
-	for knobs in "SPLITK=2" "SPLITK=4 STAGE=1 KT=16" "SPLITK=4 STAGE=1 DECODE=1 TX=32 RM=4" \
-		"SPLITK=8 STAGE=1 DBUF=1 LOAD4=1 KT=64 TX=16 TY=8 RN=4 RM=2" "SPLITK=2 STAGE=1 DBUF=1 KT=128 RN=2 TX=8" \
-		"SPLITK=8 STAGE=1 DBUF=1 KT=128 TX=16 TY=4"; do
-		# shellcheck disable=SC2086
-		run -0 seed_on_cpu $knobs
-		assert_line "3 shapes, 0 failed"
-	done
-	# (the last: 7 scale blocks in 7 shares of one slice each, so a share starts on an odd slice)
-	run -0 grep -c "^33x9x896: 0 of 297 elements" <<<"$output"
-}
-
-@test "the harness's own kernels on the CPU: the draw is the host's, the reference the host's double, the comparison ks_check_f32's verdict" {
-	cd "$BATS_TEST_TMPDIR"
-	gcc -O2 -c -I"$P" "$P/reference.c" -o ref.o
-	gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$KS_ROOT/kernels/common" -Dmain=ks_harness_main -c \
-		"$KS_ROOT/kernels/common/ks_harness.c" -o ks_harness.o
-	g++ -std=c++17 -O1 -Wall -Wextra -Werror -pthread -I"$KS_ROOT/tests/unit/gpu-on-cpu" -I"$KS_ROOT/kernels/common" \
-		-I"$P" -c "$KS_ROOT/tests/unit/fp8harness.cc" -o fp8harness.o
-	g++ -pthread fp8harness.o ks_harness.o ref.o -o fp8harness -lm
-	run -0 ./fp8harness
-	assert_output "8 cases, 0 failed"
-}
-
 @test "the seed's shared memory stays within 48 KiB where the slices fill it and the decode table is on (sm_80 refuses more)" {
 	# (before: 272 settings had 49,152 bytes of slices plus the 1 KiB table)
 	export PATH="$PATH:/usr/local/cuda/bin"

@@ -1,0 +1,92 @@
+#!/usr/bin/env bats
+# GPU code run on the CPU, where no GPU is: the seeds of fp8-mm and rmsnorm
+# under their knobs' extremes and the settings that change how they work
+# (split-K, shuffles, rows per block, vector loads), and fp8-mm's harness
+# kernels, each held to the host's reference.  tests/unit/gpu-on-cpu is the
+# stand-in (a kernel's blocks in turn, each block's threads as POSIX
+# threads at a barrier); it says nothing of speed or of what only a GPU's
+# memory model would show.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# seed_on_cpu SEED DRIVER OBJECT [KNOB=VALUE...]: SEED with those knobs set and its launches
+# rewritten KS_LAUNCH(kernel, grid, block, args...), built into DRIVER with OBJECT (the problem's
+# host reference) through the stand-in, and run
+seed_on_cpu() {
+	local seed=$1 driver=$2 object=$3 args=() kv ext=${1##*.}
+	shift 3
+	for kv in "$@"; do
+		args+=(-e "s/^#define ${kv%=*} [0-9]*/#define ${kv%=*} ${kv#*=}/")
+	done
+	sed "${args[@]}" -e 's/\([A-Za-z_0-9]*\(<[A-Za-z_0-9]*>\)\{0,1\}\)<<<\([^>]*\)>>>(/KS_LAUNCH(\1, \3, /' \
+		"$seed" >"k.$ext"
+	g++ -std=c++17 -O1 -Wall -Wno-unknown-pragmas -Werror -pthread -I"$KS_ROOT/tests/unit/gpu-on-cpu" \
+		-I"$KS_ROOT/kernels/common" -I"$(dirname "$seed")" -I. -DKERNEL="\"k.$ext\"" \
+		-x c++ "$driver" -x none "$object" -o seed-on-cpu -lm
+	./seed-on-cpu
+}
+
+# reference OBJECT PROBLEM: the problem's host reference, compiled
+reference() {
+	gcc -O2 -c -I"$KS_ROOT/kernels/common" -I"$KS_ROOT/kernels/$2" "$KS_ROOT/kernels/$2/reference.c" -o "$1"
+}
+
+@test "fp8-mm's seed computes c right under every way its knobs stage, buffer and split K" {
+	reference ref.o fp8-mm
+	fp8() {
+		seed_on_cpu "$KS_ROOT/kernels/fp8-mm/seed.hip" "$KS_ROOT/tests/unit/fp8seed.cc" ref.o "$@"
+	}
+	# the seed as it is, every knob lowest, every knob highest
+	run -0 fp8
+	assert_line "3 shapes, 0 failed"
+	run -0 fp8 TX=8 TY=1 RN=1 RM=1 STAGE=0 KT=8 DBUF=0 LOAD4=0 DECODE=0 SPLITK=1
+	assert_line "3 shapes, 0 failed"
+	run -0 fp8 TX=64 TY=16 RN=8 RM=8 STAGE=1 KT=128 DBUF=1 LOAD4=1 DECODE=1 SPLITK=8
+	assert_line "3 shapes, 0 failed"
+	# split-K with each way of staging K: direct, slices, double-buffered slices, 4-byte loads, the table
+	for knobs in "SPLITK=2" "SPLITK=4 STAGE=1 KT=16" "SPLITK=4 STAGE=1 DECODE=1 TX=32 RM=4" \
+		"SPLITK=8 STAGE=1 DBUF=1 LOAD4=1 KT=64 TX=16 TY=8 RN=4 RM=2" "SPLITK=2 STAGE=1 DBUF=1 KT=128 RN=2 TX=8" \
+		"SPLITK=8 STAGE=1 DBUF=1 KT=128 TX=16 TY=4"; do
+		# shellcheck disable=SC2086
+		run -0 fp8 $knobs
+		assert_line "3 shapes, 0 failed"
+	done
+	# (the last: 7 scale blocks in 7 shares of one slice each, so a share starts on an odd slice)
+	assert_line "33x9x896: 0 of 297 elements out of tolerance"
+}
+
+@test "rmsnorm's seed computes y right under its knobs: rows per block, vector loads, registers, shuffles" {
+	reference ref.o rmsnorm
+	rms() {
+		seed_on_cpu "$KS_ROOT/kernels/rmsnorm/seed.cu" "$KS_ROOT/tests/unit/rmsseed.cc" ref.o "$@"
+	}
+	run -0 rms
+	assert_line "6 shapes, 0 failed"
+	run -0 rms THREADS=32 ROWS=1 VEC=1 UNROLL=1 REGS=0 REDUCE=0 STREAM=0
+	assert_line "6 shapes, 0 failed"
+	run -0 rms THREADS=1024 ROWS=8 VEC=8 UNROLL=8 REGS=16 REDUCE=1 STREAM=1
+	assert_line "6 shapes, 0 failed"
+	# shuffles within a group smaller than a warp, then across warps; vectors with and without the registers
+	for knobs in "REDUCE=1" "REDUCE=1 THREADS=1024 ROWS=1" "REDUCE=1 THREADS=64 ROWS=4 VEC=4" \
+		"VEC=8 REGS=4 UNROLL=4" "VEC=2 UNROLL=8 ROWS=2" "THREADS=512 ROWS=2 REDUCE=1 REGS=1 VEC=8"; do
+		# shellcheck disable=SC2086
+		run -0 rms $knobs
+		assert_line "6 shapes, 0 failed"
+	done
+}
+
+@test "fp8-mm's harness kernels: the draw is the host's, the reference the host's double, the comparison ks_check_f32's verdict" {
+	reference ref.o fp8-mm
+	gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$KS_ROOT/kernels/common" -Dmain=ks_harness_main -c \
+		"$KS_ROOT/kernels/common/ks_harness.c" -o ks_harness.o
+	g++ -std=c++17 -O1 -Wall -Wextra -Werror -pthread -I"$KS_ROOT/tests/unit/gpu-on-cpu" -I"$KS_ROOT/kernels/common" \
+		-I"$KS_ROOT/kernels/fp8-mm" -c "$KS_ROOT/tests/unit/fp8harness.cc" -o fp8harness.o
+	g++ -pthread fp8harness.o ks_harness.o ref.o -o fp8harness -lm
+	run -0 ./fp8harness
+	assert_output "8 cases, 0 failed"
+}
