@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # GPU code run on the CPU, where no GPU is: the seeds of fp8-mm and rmsnorm
 # under their knobs' extremes and the settings that change how they work
-# (split-K, shuffles, rows per block, vector loads), and fp8-mm's harness
-# kernels, each held to the host's reference.  tests/unit/gpu-on-cpu is the
+# (split-K, shuffles, rows per block, vector loads), fp8-mm's hand-written
+# variants, and fp8-mm's harness kernels, each held to the host's reference.  tests/unit/gpu-on-cpu is the
 # stand-in (a kernel's blocks in turn, each block's threads as POSIX
 # threads at a barrier); it says nothing of speed or of what only a GPU's
 # memory model would show.
@@ -14,21 +14,25 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
-# seed_on_cpu SEED DRIVER OBJECT [KNOB=VALUE...]: SEED with those knobs set and its launches
-# rewritten KS_LAUNCH(kernel, grid, block, args...), built into DRIVER with OBJECT (the problem's
-# host reference) through the stand-in, and run
-seed_on_cpu() {
-	local seed=$1 driver=$2 object=$3 args=() kv ext=${1##*.}
-	shift 3
+# on_cpu PROBLEM SOURCE [KNOB=VALUE...]: the kernel SOURCE with those knobs set and its launches
+# rewritten KS_LAUNCH(kernel, grid, block, args...), built through the stand-in into the problem's
+# driver (tests/unit/fp8seed.cc, rmsseed.cc) with its host reference (ref.o), and run
+on_cpu() {
+	local problem=$1 source=$2 args=() kv ext=${2##*.} driver
+	shift 2
+	case $problem in
+	fp8-mm) driver=fp8seed.cc ;;
+	rmsnorm) driver=rmsseed.cc ;;
+	esac
 	for kv in "$@"; do
 		args+=(-e "s/^#define ${kv%=*} [0-9]*/#define ${kv%=*} ${kv#*=}/")
 	done
 	sed "${args[@]}" -e 's/\([A-Za-z_0-9]*\(<[A-Za-z_0-9]*>\)\{0,1\}\)<<<\([^>]*\)>>>(/KS_LAUNCH(\1, \3, /' \
-		"$seed" >"k.$ext"
+		"$source" >"k.$ext"
 	g++ -std=c++17 -O1 -Wall -Wno-unknown-pragmas -Werror -pthread -I"$KS_ROOT/tests/unit/gpu-on-cpu" \
-		-I"$KS_ROOT/kernels/common" -I"$(dirname "$seed")" -I. -DKERNEL="\"k.$ext\"" \
-		-x c++ "$driver" -x none "$object" -o seed-on-cpu -lm
-	./seed-on-cpu
+		-I"$KS_ROOT/kernels/common" -I"$KS_ROOT/kernels/$problem" -I. -DKERNEL="\"k.$ext\"" \
+		-x c++ "$KS_ROOT/tests/unit/$driver" -x none ref.o -o on-cpu -lm
+	./on-cpu
 }
 
 # reference OBJECT PROBLEM: the problem's host reference, compiled
@@ -39,7 +43,7 @@ reference() {
 @test "fp8-mm's seed computes c right under every way its knobs stage, buffer and split K" {
 	reference ref.o fp8-mm
 	fp8() {
-		seed_on_cpu "$KS_ROOT/kernels/fp8-mm/seed.hip" "$KS_ROOT/tests/unit/fp8seed.cc" ref.o "$@"
+		on_cpu fp8-mm "$KS_ROOT/kernels/fp8-mm/seed.hip" "$@"
 	}
 	# the seed as it is, every knob lowest, every knob highest
 	run -0 fp8
@@ -60,10 +64,18 @@ reference() {
 	assert_line "33x9x896: 0 of 297 elements out of tolerance"
 }
 
+@test "fp8-mm's hand-written variants compute c right" {
+	reference ref.o fp8-mm
+	for v in "$KS_ROOT"/kernels/fp8-mm/variants/*.hip; do
+		run -0 on_cpu fp8-mm "$v"
+		assert_line "3 shapes, 0 failed"
+	done
+}
+
 @test "rmsnorm's seed computes y right under its knobs: rows per block, vector loads, registers, shuffles" {
 	reference ref.o rmsnorm
 	rms() {
-		seed_on_cpu "$KS_ROOT/kernels/rmsnorm/seed.cu" "$KS_ROOT/tests/unit/rmsseed.cc" ref.o "$@"
+		on_cpu rmsnorm "$KS_ROOT/kernels/rmsnorm/seed.cu" "$@"
 	}
 	run -0 rms
 	assert_line "6 shapes, 0 failed"

@@ -1,6 +1,6 @@
 /*
  * cuda_bf16.h on the CPU: the stand-in (ks_gpu_on_cpu.h) with CUDA's
- * bf16 type and conversions, its vector types, and the cache-hinted loads
+ * bf16 type and conversions, and the cache-hinted loads
  * and stores a seed uses (on the CPU, plain loads and stores).
  */
 #ifndef KS_CUDA_BF16_ON_CPU_H
@@ -10,14 +10,6 @@
 
 struct __nv_bfloat16 {
 	unsigned short x;
-};
-
-struct uint2 {
-	unsigned x, y;
-};
-
-struct uint4 {
-	unsigned x, y, z, w;
 };
 
 static inline float

@@ -32,9 +32,40 @@
 #define __shared__ static
 #define __forceinline__ inline
 #define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
 
 using std::max;
 using std::min;
+
+struct uint2 {
+	unsigned x, y;
+};
+
+struct uint4 {
+	unsigned x, y, z, w;
+};
+
+struct float4 {
+	float x, y, z, w;
+};
+
+static inline uint2
+make_uint2(unsigned x, unsigned y)
+{
+	return uint2{ x, y };
+}
+
+static inline uint4
+make_uint4(unsigned x, unsigned y, unsigned z, unsigned w)
+{
+	return uint4{ x, y, z, w };
+}
+
+static inline float4
+make_float4(float x, float y, float z, float w)
+{
+	return float4{ x, y, z, w };
+}
 
 struct dim3 {
 	unsigned x, y, z;
