@@ -12,38 +12,10 @@
 #include <string.h>
 
 #include "ks_harness.h"
+#include "verdict.h"
 
 /* ks_harness.c names a problem; these tests call none of it */
 const struct ks_problem ks_problem;
-
-static int cases, failed;
-
-static void
-expect(const char *what, int ok)
-{
-	cases++;
-	if (!ok) {
-		failed++;
-		printf("FAIL %s\n", what);
-	}
-}
-
-static int
-same_double(double a, double b)
-{
-	return (isnan(a) && isnan(b)) || a == b;
-}
-
-static int
-same_verdict(const struct ks_check *a, const struct ks_check *b)
-{
-	return a->ok == b->ok && a->checked == b->checked && a->bad == b->bad &&
-	    a->worst_index == b->worst_index && same_double(a->worst_got, b->worst_got) &&
-	    same_double(a->worst_want, b->worst_want) &&
-	    same_double(a->worst_ratio, b->worst_ratio) &&
-	    same_double(a->max_abs_err, b->max_abs_err) &&
-	    strcmp(a->reason, b->reason) == 0;
-}
 
 /*
  * The verdict as a GPU harness reaches it: threads of a block take every
@@ -143,6 +115,5 @@ main(void)
 	compare("no elements", got, want, 0);
 	compare("one element", got, want, 1);
 
-	printf("%d cases, %d failed\n", cases, failed);
-	return failed != 0;
+	return report();
 }

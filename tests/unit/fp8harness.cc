@@ -17,27 +17,10 @@
 #define __HIP_DEVICE_COMPILE__ 1
 #include "harness.hip"
 #undef __HIP_DEVICE_COMPILE__
+#include "verdict.h"
 
 /* ks_harness.c names a problem; these tests call none of it */
 extern "C" const struct ks_problem ks_problem = {};
-
-static int cases, failed;
-
-static void
-expect(const char *what, int ok)
-{
-	cases++;
-	if (!ok) {
-		failed++;
-		printf("FAIL %s\n", what);
-	}
-}
-
-static int
-same_double(double a, double b)
-{
-	return (isnan(a) && isnan(b)) || a == b;
-}
 
 /* the harness's comparison, as ks_fp8mm_compare_all runs it, against ks_check_f32 */
 static void
@@ -65,9 +48,7 @@ compare_case(const char *what, const std::vector<uint16_t> &c, const std::vector
 	ks_check_f32(got.data(), want.data(), n, 2e-2, 1e-3, &host);
 	snprintf(name, sizeof(name), "compare, %s: ks_check_f32's verdict (ok %d/%d, bad %zu/%zu, worst %zu/%zu)",
 	    what, gpu.ok, host.ok, gpu.bad, host.bad, gpu.worst_index, host.worst_index);
-	expect(name, gpu.ok == host.ok && gpu.bad == host.bad && gpu.checked == host.checked &&
-	    gpu.worst_index == host.worst_index && same_double(gpu.worst_ratio, host.worst_ratio) &&
-	    same_double(gpu.max_abs_err, host.max_abs_err) && strcmp(gpu.reason, host.reason) == 0);
+	expect(name, same_verdict(&gpu, &host));
 }
 
 int
@@ -143,6 +124,5 @@ main(void)
 	}
 	expect("gather: rows by columns, in order", wrong == 0);
 
-	printf("%d cases, %d failed\n", cases, failed);
-	return failed != 0;
+	return report();
 }
