@@ -8,18 +8,7 @@
 #include <string.h>
 
 #include "ks.h"
-
-static int cases, failed;
-
-static void
-expect(const char *what, int ok)
-{
-	cases++;
-	if (!ok) {
-		failed++;
-		printf("FAIL %s\n", what);
-	}
-}
+#include "expect.h"
 
 /*
  * Two parameters of three values, every pair measured 4 times, log(time)
@@ -89,6 +78,5 @@ main(void)
 	recovers_effects();
 	doubts_untested();
 	fits_nothing();
-	printf("%d cases, %d failed\n", cases, failed);
-	return failed != 0;
+	return report();
 }
