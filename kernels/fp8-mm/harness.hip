@@ -338,6 +338,13 @@ ks_fp8mm_changed_input(struct ks_fp8mm *s)
 	return NULL;
 }
 
+/* whether the host computes every element of c (a small shape), not a grid of SAMPLE_SIDE */
+static int
+ks_fp8mm_host_checks_all(const struct ks_fp8mm *s)
+{
+	return s->nc * (size_t)s->k <= FULL_MACS;
+}
+
 /*
  * want of them all, or (want < all) the first and the last and the rest
  * drawn from stream st: which rows (columns) the host's sample has.
@@ -368,18 +375,17 @@ static void
 ks_fp8mm_pick_samples(struct ks_fp8mm *s)
 {
 	struct ks_fp8mm_sample *p = &s->smp;
-	const struct fp8_mm_draw_table *t = fp8_mm_reference_draw_table();
 	uint64_t st = ks_seed_derive(s->seed, 4), sa = ks_seed_derive(s->seed, 0),
 	    sb = ks_seed_derive(s->seed, 1), sas = ks_seed_derive(s->seed, 2),
 	    sbs = ks_seed_derive(s->seed, 3);
-	int full = s->nc * (size_t)s->k <= FULL_MACS, kblocks = s->k / FP8_MM_BLOCK_K;
+	int full = ks_fp8mm_host_checks_all(s), kblocks = s->k / FP8_MM_BLOCK_K;
 	int r, q, kk;
 
 	p->nrows = ks_fp8mm_pick(p->rows, s->m, full ? s->m : SAMPLE_SIDE, &st);
 	p->ncols = ks_fp8mm_pick(p->cols, s->n, full ? s->n : SAMPLE_SIDE, &st);
 	for (r = 0; r < p->nrows; r++) {
 		for (kk = 0; kk < s->k; kk++)
-			p->arow[(size_t)r * s->k + kk] = fp8_mm_reference_draw_with(t,
+			p->arow[(size_t)r * s->k + kk] = fp8_mm_reference_draw(
 			    ks_rand_at(sa, (size_t)p->rows[r] + (size_t)kk * s->m));
 		for (kk = 0; kk < kblocks; kk++)
 			p->asrow[(size_t)r * kblocks + kk] = ks_fp8mm_normal_at(sas,
@@ -387,7 +393,7 @@ ks_fp8mm_pick_samples(struct ks_fp8mm *s)
 	}
 	for (q = 0; q < p->ncols; q++) {
 		for (kk = 0; kk < s->k; kk++)
-			p->brow[(size_t)q * s->k + kk] = fp8_mm_reference_draw_with(t,
+			p->brow[(size_t)q * s->k + kk] = fp8_mm_reference_draw(
 			    ks_rand_at(sb, (size_t)p->cols[q] + (size_t)kk * s->n));
 		for (kk = 0; kk < kblocks; kk++)
 			p->bsrow[(size_t)q * kblocks + kk] = ks_fp8mm_normal_at(sbs,
@@ -471,7 +477,7 @@ static int
 ks_fp8mm_allocate(struct ks_fp8mm *s)
 {
 	struct ks_fp8mm_sample *p = &s->smp;
-	int full = s->nc * (size_t)s->k <= FULL_MACS;
+	int full = ks_fp8mm_host_checks_all(s);
 	size_t rows = full ? (size_t)s->m : SAMPLE_SIDE, cols = full ? (size_t)s->n : SAMPLE_SIDE;
 	size_t kblocks = s->k / FP8_MM_BLOCK_K;
 

@@ -297,15 +297,10 @@ split_workspace(size_t elements)
 	static size_t have;
 
 	if (elements > have) {
-		if (sums)
-			hipFree(sums);
-		sums = NULL;
-		have = 0;
-		if (hipMalloc((void **)&sums, elements * sizeof(float)) != hipSuccess) {
+		hipFree(sums);		/* (NULL at first: nothing) */
+		have = hipMalloc((void **)&sums, elements * sizeof(float)) == hipSuccess ? elements : 0;
+		if (!have)
 			sums = NULL;
-			return NULL;
-		}
-		have = elements;
 	}
 	return sums;
 }
