@@ -8,13 +8,16 @@
 #   3. every kernel run once more under Nsight Systems: the GPU's own start
 #      and end of each timed launch, against the harness's time of the same
 #      runs (tests/gpu/nsys-compare.py reads the two);
-#   4. with NCU=1, Nsight Compute's duration of one call per bench shape,
-#      NCU_RUNS (5) times: the runner's --profile mode (a warm-up call, then
-#      one call in the profiler's range, not locked down: ncu's injection
-#      opens files), every kernel of the call summed, under ncu's own
-#      cache flush (--cache-control all).  tests/gpu/ncu-compare.py makes
-#      the table; tests/gpu/timer-probe.cu compares the timer with ncu on
-#      the harness's flush instead.
+#   4. with NCU=1, Nsight Compute's duration of the calls of the runner's
+#      --profile mode per bench shape (not locked down: ncu's injection
+#      opens files), NCU_RUNS (5) runs: its warm-up's calls, timed as a
+#      bench times them, and the profiled call, all profiled, each call's
+#      kernels summed, under ncu's own cache flush (--cache-control all).
+#      tests/gpu/ncu-compare.py makes the table: it leaves out the
+#      harness's kernels and each run's first call (the first kernel ncu
+#      profiles in a process reads 1.3-2.9 us long on the H200);
+#      tests/gpu/timer-probe.cu compares the timer with ncu on the
+#      harness's flush instead.
 # Usage: tests/gpu/validate.sh OUTDIR PROBLEM TARGET  (tools built with make)
 # Leaves OUTDIR/PROBLEM-TARGET.tgz: every JSON, log, trace and kernel.
 set -u
@@ -101,7 +104,7 @@ if [ "${NCU:-0}" = 1 ]; then
 			while [ "$i" -lt "${NCU_RUNS:-5}" ]; do
 				i=$((i + 1))
 				# shellcheck disable=SC2086
-				ncu --profile-from-start off --cache-control all --clock-control none \
+				ncu --cache-control all --clock-control none \
 					--metrics gpu__time_duration.sum --csv \
 					"$pop/$c/runner" $(echo "$bench_args" | sed 's/--bench [^ ]*//g') \
 					--bench "$shape" --profile >>"$f.csv" 2>>"$f.err"
