@@ -15,21 +15,16 @@ struct __nv_bfloat16 {
 static inline float
 __bfloat162float(__nv_bfloat16 h)
 {
-	unsigned u = (unsigned)h.x << 16;
-	float f;
-
-	memcpy(&f, &u, sizeof(f));
-	return f;
+	return __int_as_float((int)((unsigned)h.x << 16));
 }
 
 /* to nearest, ties to even, as CUDA's; NaN stays NaN */
 static inline __nv_bfloat16
 __float2bfloat16(float f)
 {
-	unsigned u;
+	unsigned u = __float_as_uint(f);
 	__nv_bfloat16 h;
 
-	memcpy(&u, &f, sizeof(u));
 	if ((u & 0x7fffffffu) > 0x7f800000u)
 		h.x = (unsigned short)((u >> 16) | 0x40u);
 	else
