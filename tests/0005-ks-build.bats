@@ -38,11 +38,14 @@ true"
 	# the command, pasted into a shell, builds it again
 	cmd=$(jget $C/build.json .command)
 	[[ $cmd == "cc -std=c11 "* ]] || fail "command: $cmd"
-	[[ $cmd == *" $C/kernel.c -o $C/runner "* ]] || fail "command: $cmd"
-	[[ $cmd == *"/kernels/sgemm/harness.c "* ]] || fail "command: $cmd"
-	rm $C/runner
+	# two programs: the worker (the kernel and the call glue), then the judge (the harness, no kernel)
+	[[ $cmd == *"/kernels/sgemm/call.c $C/kernel.c -o $C/worker "*" && "* ]] || fail "command: $cmd"
+	[[ $cmd == *"/kernels/sgemm/harness.c "*" -o $C/runner "* ]] || fail "command: $cmd"
+	[[ ${cmd#*&&} != *kernel.c* ]] || fail "the judge is built with the kernel: $cmd"
+	rm $C/runner $C/worker
 	run -0 sh -c "$cmd"
 	assert_file_executable $C/runner
+	assert_file_executable $C/worker
 }
 
 @test "ks-build records a kernel that does not compile: ok false, the error, no runner, exit 0" {
@@ -62,7 +65,7 @@ null'
 }
 
 @test "ks-build records a kernel without the entry point as a failed build" {
-	printf 'void not_sgemm(void)\n{\n}\n' > $C/kernel.c
+	printf 'static void not_sgemm(void)\n{\n}\n' > $C/kernel.c
 	run -0 ks-build $C
 	assert_file_not_exists $C/runner
 	assert_equal "$(jget $C/build.json .ok)" false
@@ -72,7 +75,7 @@ null'
 }
 
 @test "ks-build keeps the compiler's warnings of a kernel that builds" {
-	printf 'void extra(void);\nvoid extra(void) { int unused_here; }\n' >> $C/kernel.c
+	printf 'static void extra(void);\nstatic void extra(void) { int unused_here; }\n' >> $C/kernel.c
 	run -0 ks-build $C
 	assert_equal "$(jget $C/build.json .ok)" true
 	assert_file_executable $C/runner

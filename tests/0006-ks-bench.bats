@@ -183,7 +183,7 @@ runners_left() {
 		"results not sound: \([$r[] | select(sound | not)])",
 		"score is the geometric mean: \((($b.score_us - $gm) | fabs) <= 1e-9 * ([($b.score_us | fabs), ($gm | fabs)] | max))",
 		"device: \($b.device | test("^cpu: .+ \\([0-9]+ threads\\)$"))",
-		"timer: \($b.timer | startswith("host CLOCK_MONOTONIC"))",
+		"timer: \($b.timer | startswith("the judge'"'"'s CLOCK_MONOTONIC, in a process the kernel never runs in"))",
 		"the whole run holds the checks and every shape: \($b.seconds > $b.tests_s + ($r | map(.wall_s) | add) and $b.tests_s > 0)"'
 	assert_output '["correct","device","id","kernel_sha256","message","peak","results","runner_sha256","salt","sandbox","score_stat","score_us","seconds","status","tests_s","timer"]
 g000c0 ok true null
@@ -475,7 +475,8 @@ $(n_bench_shapes)"
 @test "a kernel slow on one call in four (as when the machine is busy now and then) scores by its median, not its mean" {
 	# (before: the score was the geometric mean of the means, here 3x the kernel's usual time)
 	use seeded
-	sed 's/^sgemm(int M/sgemm_once(int M/' "$KS_ROOT/kernels/sgemm/seed.c" >$C/kernel.c
+	# (static: the kernel's object may define its entry point only)
+	sed -e 's/^sgemm(int M/sgemm_once(int M/' -e 's/^void$/static void/' "$KS_ROOT/kernels/sgemm/seed.c" >$C/kernel.c
 	cat >>$C/kernel.c <<'K'
 
 void

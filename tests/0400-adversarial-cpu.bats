@@ -7,33 +7,12 @@
 
 bats_require_minimum_version 1.5.0
 load helper/common
-
-ADV=$BATS_TEST_DIRNAME/fixtures/adversarial/sgemm
+load helper/adversarial
 
 setup() {
 	cd "$BATS_TEST_TMPDIR"
 	export KS_BENCH_TIMEOUT_S=20
 	ks-init -p sgemm -t cpu -k 1 pop
-}
-
-# judge NAME: NAME.c as the seed's slot, built and benched; prints
-# "STATUS\nMESSAGE" (the build's rejection when it was refused)
-judge() {
-	mkdir -p pop/gen-000/c0
-	cp "$ADV/$1.c" pop/gen-000/c0/kernel.c
-	ks-build pop/gen-000/c0
-	ks-bench pop/gen-000/c0
-	jf pop/gen-000/c0/bench.json .status .message
-}
-
-# allow SYMBOL...: a copy of sgemm that allows these imports (problem.json
-# "allowed_symbols"), to reach the defence behind ks-build's import check
-allow() {
-	mkdir -p kernels
-	cp -r "$KS_ROOT/kernels/common" "$KS_ROOT/kernels/sgemm" kernels/
-	jq --args '.allowed_symbols = $ARGS.positional' "$@" <"$KS_ROOT/kernels/sgemm/problem.json" \
-		>kernels/sgemm/problem.json
-	export KS_KERNELS_DIR=$PWD/kernels
 }
 
 @test "zeros: an all-zero output fails even under a tolerance loose enough to let each element by" {
@@ -140,15 +119,16 @@ the kernel starts a thread or a process ('fork(' on line 8): work outside the ca
 	assert_output --partial "the kernel imports 'write'"
 	allow write
 	run -0 judge forge_verdict
-	assert_line --index 0 incorrect
-	assert_line --index 1 --regexp "^shape [0-9x]+: C\[0\]\[0\] = nan"
+	# fd 3 of the kernel's process is the judge's channel, not the verdict: what came is no message
+	assert_output "rejected
+shape 1x1x1: the kernel's process sent the judge 51 bytes that are no message of its protocol"
 	sed -i 's/put(3, fake/write(3, fake/' pop/gen-000/c0/kernel.c
 	ks-build pop/gen-000/c0
 	run -0 jf pop/gen-000/c0/build.json .rejected
 	assert_output "the kernel works on file descriptors ('write(' on line 16): the harness's verdict channel is not the kernel's"
 }
 
-@test "fork_hidden: forking without end past the static check is stopped by the process limit" {
+@test "fork_hidden: forking past the static check is refused by the worker's seccomp filter" {
 	if [ "$(id -u)" = 0 ] && ! [ -w /sys/fs/cgroup/pids ] && ! grep -qw pids /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
 		skip "root without a pids cgroup to make: nothing would hold a fork bomb here"
 	fi
@@ -157,7 +137,10 @@ the kernel starts a thread or a process ('fork(' on line 8): work outside the ca
 	assert_output --partial "the kernel imports 'fork'"
 	allow fork
 	run -0 judge fork_hidden
-	assert_line --index 0 crashed
+	# fork fails with EPERM in the kernel's process, so the loop ends at once and C stays NaN
+	# (before the judge: the process limit stopped the bomb, and the run crashed)
+	assert_line --index 0 incorrect
+	assert_line --index 1 --regexp '^shape 1x1x1: C\[0\]\[0\] = nan'
 	# no process of it left anywhere: no cgroup of kernel-scientist holds a
 	# process of this test's runner (the other tests' benches, running at
 	# the same time under bats --jobs, have cgroups of their own)
@@ -215,6 +198,7 @@ the kernel uses inline assembly ('__asm__ __volatile__(' on line 10): a kernel f
 	cmd=$(jget pop/gen-000/c0/build.json .command)
 	cmd=${cmd//pop\/gen-000\/c0\/kernel.c/$ADV/os_denies.c}
 	cmd=${cmd//pop\/gen-000\/c0\/runner/$PWD/denies}
+	cmd=${cmd//pop\/gen-000\/c0\/worker/$PWD/worker}
 	eval "$cmd"
 	run -0 ./denies --time-cap 0.01 --min-runs 1
 	run jq -r .correct <<<"$output"
@@ -269,11 +253,14 @@ open("port","w").write(str(s.getsockname()[1])); time.sleep(60)' &
 	assert_output --regexp '^bwrap: '
 }
 
-@test "fill_disk: a kernel that writes without end (to its output, kept in bench.log) is stopped by the file-size limit" {
-	export KS_BENCH_FILE_MB=4
+@test "fill_disk: a kernel that writes without end is stopped once its output passes 64 MiB, 1 MiB of it kept" {
+	# its output is a pipe to the judge, which copies 1 MiB into bench.log and drops the rest
+	# (before the judge: the output was bench.log itself, stopped by the file-size limit)
 	run -0 judge fill_disk
 	assert_line --index 0 crashed
-	assert_line --index 1 --partial "File size limit exceeded"
+	assert_line --index 1 --partial "the kernel's process wrote more than 64 MiB to its output"
+	run -0 stat -c %s pop/gen-000/c0/bench.log
+	(( output < 2 * 1048576 )) || fail "bench.log holds $output bytes"
 }
 
 @test "eat_memory: a kernel that allocates without end is stopped by the memory limit" {

@@ -340,13 +340,32 @@ add_results(const struct bench *b, const cJSON *hres, double peak, cJSON *res, d
 	return 0;
 }
 
+/*
+ * The harness's log as text: the kernel may have written any bytes to its
+ * output, NULs included, which would end the message before the harness's
+ * own last words.  NULs are dropped; NULL when there is no log.
+ */
+static char *
+log_text(const char *path)
+{
+	size_t len = 0, k = 0;
+	char *log = ks_file_read(path, &len);
+
+	for (size_t i = 0; log && i < len; i++)
+		if (log[i] != '\0')
+			log[k++] = log[i];
+	if (log)
+		log[k] = '\0';
+	return log;
+}
+
 /* What the harness printed decides ok or incorrect; anything else is a crash. */
 static cJSON *
 verdict(const struct bench *b, const char *json_path, const struct ks_proc_result *pr, const char *log_path)
 {
 	cJSON *h = NULL, *res;
 	char *text, *why;
-	const cJSON *correct, *salt;
+	const cJSON *correct, *salt = NULL;
 	double score;
 
 	if (pr->timed_out) {
@@ -359,7 +378,7 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 		return res;
 	}
 	if (!pr->exited || pr->status != 0) {
-		char *d = ks_proc_describe(pr), *log = ks_file_read(log_path, NULL);
+		char *d = ks_proc_describe(pr), *log = log_text(log_path);
 		size_t len = log ? strlen(log) : 0;
 
 		why = ks_easprintf("the harness %s%s%s", d, len ? "; its last output: " : "",
@@ -370,15 +389,37 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 		free(why);
 		return res;
 	}
-	/* the harness's own report: anything that is not one JSON object is a crash below */
-	text = ks_file_read(json_path, NULL);
-	if (text && *text)
-		h = ks_json_parse(text, strlen(text), NULL);
+	/*
+	 * The harness's own report, read whole: a NUL, bytes after the object
+	 * or a second object mean someone else wrote into it, and the verdict
+	 * cannot stand (an empty report is a harness that never got to write).
+	 */
+	size_t len = 0;
+
+	text = ks_file_read(json_path, &len);
+	if (text && strlen(text) != len) {
+		why = ks_easprintf("the harness's verdict holds a NUL byte at byte %zu of %zu: only the harness writes "
+		    "it, whole, and this one cannot stand", strlen(text), len);
+		res = new_result(b, "rejected", why);
+		free(why);
+		free(text);
+		goto done;
+	}
+	if (text && len && !(h = ks_json_parse(text, len, NULL))) {
+		res = new_result(b, "rejected", "the harness's verdict is not one JSON object (bytes after it, or a "
+		    "second one): only the harness writes it, whole, and this one cannot stand");
+		free(text);
+		goto done;
+	}
 	free(text);
 	correct = h ? cJSON_GetObjectItemCaseSensitive(h, "correct") : NULL;
 	salt = h ? cJSON_GetObjectItemCaseSensitive(h, "salt") : NULL;
 	if (!cJSON_IsBool(correct)) {
 		res = new_result(b, "crashed", "the harness exited without a valid result");
+	} else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "rejected"))) {
+		/* the judge refused a call: a rule broken (work after the return, the protocol), not a wrong answer */
+		const char *f = ks_json_str(h, "failure", NULL);
+		res = new_result(b, "rejected", f ? f : "the judge refused a call of the kernel");
 	} else if (cJSON_IsFalse(correct)) {
 		const char *f = ks_json_str(h, "failure", NULL);
 		res = new_result(b, "incorrect", f ? f : "wrong result");
@@ -392,7 +433,12 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 		res = new_result(b, "ok", NULL);
 		if (cJSON_IsObject(peak) && ks_json_num(peak, "flops_per_s", NULL, &per_s) == 0 && per_s > 0)
 			cJSON_AddItemToObject(res, "peak", cJSON_Duplicate(peak, 1));
-		if ((added = add_results(b, cJSON_GetObjectItemCaseSensitive(h, "results"), per_s > 0 ? per_s : 0, res,
+		if (per_s <= 0 && ks_bound_measured(&b->prob, b->target->name)) {
+			/* a verdict without the peak it was asked to measure never skips the speed of light */
+			ks_json_set_str(res, "status", "rejected");
+			ks_json_set_str(res, "message", "the harness's verdict gives no measured peak, which problem.json's "
+			    "\"bound\" for this target needs: no time stands without its speed of light");
+		} else if ((added = add_results(b, cJSON_GetObjectItemCaseSensitive(h, "results"), per_s > 0 ? per_s : 0, res,
 		    &score, &faster)) == -2) {
 			cJSON_Delete(res);
 			res = NULL;
@@ -420,6 +466,7 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 		}
 		free(faster);
 	}
+done:
 	if (res && b->sandbox)
 		cJSON_AddStringToObject(res, "sandbox", b->sandbox);
 	/* the inputs' salt: KS_BENCH_SALT=it repeats this run's inputs */

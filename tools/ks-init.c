@@ -127,6 +127,15 @@ problem_files_valid(const struct ks_problem *p, int external)
 		}
 		free(h);
 	}
+	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(p->json, "worker_sources")) {
+		char *w = cJSON_IsString(src) ? ks_easprintf("%s/%s", p->dir, src->valuestring) : NULL;
+
+		if (ok && (!w || !ks_exists(w))) {
+			ks_warnx("'%s': field \"worker_sources\": '%s' does not exist", p->path, w ? w : "(not a string)");
+			ok = 0;
+		}
+		free(w);
+	}
 	if (ok && !named) {
 		ks_warnx("'%s': no harness source names the reference '%s' (the reference is named after "
 		    "entry_name, so that no kernel may call it)", p->path, ref);

@@ -400,6 +400,15 @@ struct ks_target {
 	const char *arch_flag;      /* printf format of the architecture flag; NULL: none */
 	const char *arch_default;   /* overridden by KS_GPU_ARCH */
 	const char *const *common;  /* shared harness sources in kernels/common */
+	/*
+	 * A problem with call glue ("worker_sources") is built as a judge and
+	 * its worker (kernels/common/ks_judge.h): the runner from judge_common
+	 * and the harness sources, without the kernel; the worker from
+	 * worker_common, the glue and the kernel.  NULL: the target has no
+	 * judge yet, and its problems link the kernel into the runner.
+	 */
+	const char *const *judge_common;
+	const char *const *worker_common;
 	const char *const *includes; /* include folders under kernels/common, before the system's */
 	const char *const *libs;
 	const char *device;         /* what ks-bench needs: "cpu", "nvidia", "amd", "external" (KS_EVAL_CMD) */
@@ -509,6 +518,7 @@ struct ks_compile_job {
 	const struct ks_problem *prob;
 	const char *kernel;      /* the candidate's source */
 	const char *runner;      /* the program made; removed first and when the build fails */
+	                         /* (a judge's problem: and the worker beside it, ks_compile_worker_path) */
 	const char *log;         /* the compiler's output */
 };
 /*
@@ -526,6 +536,10 @@ char *ks_compile_refusal(const struct ks_compile_job *j);
  * message when the compiler could not be run at all.
  */
 int ks_compile(const struct ks_compile_job *j, cJSON *rec);
+/* 1 when the problem is built as a judge and a worker (problem.json "worker_sources") */
+int ks_problem_judged(const struct ks_problem *p);
+/* The worker beside a judge's runner: the same folder, "worker"; allocated */
+char *ks_compile_worker_path(const char *runner);
 /* The wall-clock limit of a build: problem.json limits.build_s, else 120 s. */
 double ks_compile_limit_s(const struct ks_problem *p);
 /* What a build's log holds, cut to a size a prompt can hold, and, when !ok, a last line "<who> <how it failed>". */

@@ -2,6 +2,7 @@
  * ks_compile.c - one build of a kernel with its problem's harness, the
  * way ks-build records it and ks-implement checks a model's code.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,23 +75,43 @@ options_argv(const struct ks_compile_job *j, size_t *n)
 	return argv;
 }
 
-/* The compiler's command line: flags of the target, then the sources. */
+int
+ks_problem_judged(const struct ks_problem *p)
+{
+	return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(p->json, "worker_sources")) > 0;
+}
+
+char *
+ks_compile_worker_path(const char *runner)
+{
+	const char *slash = strrchr(runner, '/');
+
+	return slash ? ks_easprintf("%.*s/worker", (int)(slash - runner), runner) : ks_estrdup("worker");
+}
+
+/*
+ * One program's command line: flags of the target, the shared sources
+ * common, the problem's sources listed under key, the kernel when
+ * with_kernel, and -o out.
+ */
 static char **
-compile_argv(const struct ks_compile_job *j)
+program_argv(const struct ks_compile_job *j, const char *const *common, const char *key, int with_kernel,
+    const char *out)
 {
 	char *kdir = ks_kernels_dir(), **argv;
 	const cJSON *src;
 	size_t n;
 
 	argv = options_argv(j, &n);
-	for (const char *const *c = j->target->common; *c; c++)
+	for (const char *const *c = common; *c; c++)
 		ks_argv_add(&argv, &n, ks_easprintf("%s/common/%s", kdir, *c));
-	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(j->prob->json, "harness_sources"))
+	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(j->prob->json, key))
 		if (cJSON_IsString(src))
 			ks_argv_add(&argv, &n, ks_easprintf("%s/%s", j->prob->dir, src->valuestring));
-	ks_argv_add(&argv, &n, ks_estrdup(j->kernel));
+	if (with_kernel)
+		ks_argv_add(&argv, &n, ks_estrdup(j->kernel));
 	ks_argv_add(&argv, &n, ks_estrdup("-o"));
-	ks_argv_add(&argv, &n, ks_estrdup(j->runner));
+	ks_argv_add(&argv, &n, ks_estrdup(out));
 	for (const char *const *l = j->target->libs; *l; l++)
 		ks_argv_add(&argv, &n, ks_estrdup(*l));
 	free(kdir);
@@ -168,13 +189,14 @@ ks_harness_sha256(const struct ks_problem *p)
 	struct dirent **names;
 	int n, rc = ks_hash_tree(h, common);
 
-	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(p->json, "harness_sources"))
-		if (rc == 0 && cJSON_IsString(src)) {
-			path = ks_easprintf("%s/%s", p->dir, src->valuestring);
-			ks_hash_str(h, src->valuestring);
-			rc = ks_hash_file(h, path);
-			free(path);
-		}
+	for (int k = 0; k < 2; k++)
+		cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(p->json, k ? "worker_sources" : "harness_sources"))
+			if (rc == 0 && cJSON_IsString(src)) {
+				path = ks_easprintf("%s/%s", p->dir, src->valuestring);
+				ks_hash_str(h, src->valuestring);
+				rc = ks_hash_file(h, path);
+				free(path);
+			}
 	if (rc == 0 && (n = scandir(p->dir, &names, NULL, alphasort)) >= 0) {
 		for (int i = 0; i < n; i++) {
 			if (rc == 0 && is_header(names[i]->d_name)) {
@@ -196,31 +218,128 @@ ks_harness_sha256(const struct ks_problem *p)
 	return ks_hash_end(h);
 }
 
-int
-ks_compile(const struct ks_compile_job *j, cJSON *rec)
+/*
+ * The programs of a build: the runner with the kernel linked in, or a
+ * judge's runner (no kernel) and its worker (the glue and the kernel),
+ * the worker first so that the kernel's own errors come first.
+ */
+struct build_plan {
+	char **argv[2];
+	char *out[2];
+	int n;
+};
+
+static int
+plan_build(const struct ks_compile_job *j, struct build_plan *b)
+{
+	memset(b, 0, sizeof *b);
+	if (!ks_problem_judged(j->prob)) {
+		b->argv[0] = program_argv(j, j->target->common, "harness_sources", 1, j->runner);
+		b->out[0] = ks_estrdup(j->runner);
+		b->n = 1;
+		return 0;
+	}
+	if (!j->target->judge_common) {
+		ks_warnx("'%s': \"worker_sources\" makes a judge and a worker, which target %s cannot build yet",
+		    j->prob->path, j->target->name);
+		return -1;
+	}
+	b->out[0] = ks_compile_worker_path(j->runner);
+	b->argv[0] = program_argv(j, j->target->worker_common, "worker_sources", 1, b->out[0]);
+	b->out[1] = ks_estrdup(j->runner);
+	b->argv[1] = program_argv(j, j->target->judge_common, "harness_sources", 0, b->out[1]);
+	b->n = 2;
+	return 0;
+}
+
+static void
+plan_free(struct build_plan *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		ks_argv_free(b->argv[i]);
+		free(b->out[i]);
+	}
+}
+
+/* the plan's commands, as a shell would run them one after the other */
+static char *
+plan_command(const struct build_plan *b)
+{
+	char *a = ks_shell_quote_argv(b->argv[0]), *two;
+
+	if (b->n == 1)
+		return a;
+	char *c = ks_shell_quote_argv(b->argv[1]);
+
+	two = ks_easprintf("%s && %s", a, c);
+	free(a);
+	free(c);
+	return two;
+}
+
+/*
+ * Runs the plan's compilers in turn, each one's output added to log;
+ * stops at the first that fails.  1 when every program was made, 0 when
+ * not, -1 when a compiler could not be run; *r is the last run's, with
+ * the seconds of all.
+ */
+static int
+run_plan(const struct ks_compile_job *j, const struct build_plan *b, struct ks_proc_result *r)
 {
 	struct ks_proc_opts o = { 0 };
-	struct ks_proc_result r;
-	char **argv = compile_argv(j), *cmd = NULL, *version, *diag, *ksum = NULL, *hsum = NULL;
-	cJSON *res;
-	int ok = -1;
+	struct ks_buf all = { 0 };
+	double seconds = 0;
+	int ok = 1;
 
-	if (!(version = compiler_version(argv[0])))
-		goto out;
-	/* what the record was measured on: the kernel and the harness as they are now */
-	if (!(ksum = ks_sha256_file(j->kernel)) || !(hsum = ks_harness_sha256(j->prob)))
-		goto out;
-	cmd = ks_shell_quote_argv(argv);
-	o.out_path = o.err_path = j->log;
 	o.timeout_s = ks_compile_limit_s(j->prob);
 	/* the compiler reads untrusted source: no keys in its environment, no network */
 	o.sandbox = 1;
 	o.fsize_mb = 4096;
-	/* Only a binary of this very build may stand as the runner. */
-	unlink(j->runner);
-	if (ks_proc_run(argv, &o, &r) < 0)
+	o.out_path = o.err_path = j->log;
+	ks_buf_add(&all, "", 0);
+	for (int i = 0; i < b->n && ok; i++) {
+		char *text;
+
+		if (ks_proc_run(b->argv[i], &o, r) < 0) {
+			ks_buf_free(&all);
+			return -1;
+		}
+		seconds += r->seconds;
+		ok = r->exited && r->status == 0 && ks_exists(b->out[i]);
+		if ((text = ks_file_read(j->log, NULL))) {
+			ks_buf_puts(&all, text);
+			free(text);
+		}
+	}
+	r->seconds = seconds;
+	if (b->n > 1 && ks_file_write_atomic(j->log, all.s, all.len) < 0)
+		ok = -1;
+	ks_buf_free(&all);
+	return ok;
+}
+
+int
+ks_compile(const struct ks_compile_job *j, cJSON *rec)
+{
+	struct ks_proc_result r;
+	struct build_plan b;
+	char *cmd = NULL, *version = NULL, *diag, *ksum = NULL, *hsum = NULL;
+	cJSON *res;
+	int ok = -1;
+
+	if (plan_build(j, &b) < 0)
+		return -1;
+	if (!(version = compiler_version(b.argv[0][0])))
 		goto out;
-	ok = r.exited && r.status == 0 && ks_exists(j->runner);
+	/* what the record was measured on: the kernel and the harness as they are now */
+	if (!(ksum = ks_sha256_file(j->kernel)) || !(hsum = ks_harness_sha256(j->prob)))
+		goto out;
+	cmd = plan_command(&b);
+	/* Only programs of this very build may stand as the runner (and its worker). */
+	for (int i = 0; i < b.n; i++)
+		unlink(b.out[i]);
+	if ((ok = run_plan(j, &b, &r)) < 0)
+		goto out;
 	diag = ks_compile_diagnostics(j->log, &r, ok, "compiler");
 	cJSON_AddBoolToObject(rec, "ok", ok);
 	cJSON_AddStringToObject(rec, "target", j->target->name);
@@ -234,9 +353,10 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec)
 	cJSON_AddStringToObject(rec, "harness_sha256", hsum);
 	free(diag);
 	if (!ok)
-		unlink(j->runner);
+		for (int i = 0; i < b.n; i++)
+			unlink(b.out[i]);
 out:
-	ks_argv_free(argv);
+	plan_free(&b);
 	free(cmd);
 	free(version);
 	free(ksum);
@@ -356,6 +476,69 @@ host_instructions_refusal(const char *obj)
 	return why;
 }
 
+/* 1 when name is the entry point: as C names it, or C++'s mangling of it (_Z6fp8_mm...) */
+static int
+is_entry(const char *name, const char *entry)
+{
+	size_t n = strlen(entry);
+	char *end;
+
+	if (strcmp(name, entry) == 0)
+		return 1;
+	if (strncmp(name, "_Z", 2) != 0 || strtoul(name + 2, &end, 10) != n)
+		return 0;
+	return strncmp(end, entry, n) == 0;
+}
+
+/* Sections whose code runs before or after main: constructors and destructors. */
+static const char *const init_sections[] = { ".init_array", ".fini_array", ".preinit_array", ".ctors", ".dtors",
+	NULL };
+
+/*
+ * What the kernel's object defines for others (nm --defined-only -g): the
+ * entry point and nothing else.  A kernel that defined qsort, strtod or
+ * memcpy would take the place of the C library's in every call of its
+ * process; a constructor (.init_array, .ctors) or an IFUNC resolver would
+ * run before the call.  Static functions and data are the kernel's own
+ * business.  "allowed_symbols" widens what it may import, never this.
+ */
+static char *
+definitions_refusal(const struct ks_compile_job *j, const char *obj)
+{
+	char *nm[] = { "nm", "--defined-only", (char *)obj, NULL }, *readelf[] = { "readelf", "-SW", (char *)obj, NULL };
+	char *syms = ks_proc_capture(nm, 60), *sections = NULL, *why = NULL;
+
+	for (char *line = syms, *save = NULL, *l; syms && !why && (l = strtok_r(line, "\n", &save)); line = NULL) {
+		char type, name[512];
+
+		/* "0000000000000490 T sgemm" */
+		if (sscanf(l, "%*s %c %511s", &type, name) != 2)
+			continue;
+		if (type == 'i')
+			why = ks_easprintf("defines '%s' as an indirect function (IFUNC), whose resolver would run before "
+			    "main: define the entry point '%s' only", name, j->prob->entry_name);
+		else if (((isupper((unsigned char)type) && type != 'N') || type == 'u') && !is_entry(name, j->prob->entry_name))
+			why = ks_easprintf("defines the global symbol '%s': a kernel's object may define its entry point "
+			    "'%s' and nothing else (make '%s' static), so that it cannot stand in for a function of the C "
+			    "library or of the harness", name, j->prob->entry_name, name);
+	}
+	if (!why && syms && (sections = ks_proc_capture(readelf, 60)))
+		for (char *line = sections, *save = NULL, *l; !why && (l = strtok_r(line, "\n", &save)); line = NULL) {
+			char *br = strchr(l, ']'), name[256];
+
+			/* "  [ 5] .init_array        INIT_ARRAY ..." */
+			if (!br || sscanf(br + 1, "%255s", name) != 1)
+				continue;
+			for (const char *const *s = init_sections; *s && !why; s++)
+				if (strncmp(name, *s, strlen(*s)) == 0)
+					why = ks_easprintf("has a constructor or destructor (its object holds section %s): code "
+					    "that runs before or after the call is not allowed", name);
+		}
+	free(syms);
+	free(sections);
+	return why;
+}
+
 /*
  * The symbols the kernel's object imports (nm -u), each against the
  * target's list: a name the text hides (a macro, token pasting, a call
@@ -395,6 +578,9 @@ imports_refusal(const struct ks_compile_job *j, const char *dir)
 	}
 	if (!why && syms)
 		why = host_instructions_refusal(obj);
+	/* a judge's kernel (the GPU targets' registration constructors are not told apart yet) */
+	if (!why && syms && ks_problem_judged(j->prob))
+		why = definitions_refusal(j, obj);
 	ks_argv_free(argv);
 	free(syms);
 	free(obj);

@@ -302,6 +302,10 @@ ks_problem_load(const char *name, struct ks_problem *p)
 	if (!shapes_valid(p, p->test_shapes, "test_shapes") ||
 	    !shapes_valid(p, p->bench_shapes, "bench_shapes") || !forbidden_valid(p) || !check_valid(p))
 		goto fail;
+	/* optional: the call glue of a judge's problem (kernels/common/ks_judge.h) */
+	if (cJSON_GetObjectItemCaseSensitive(p->json, "worker_sources") &&
+	    !ks_json_arr(p->json, "worker_sources", p->path))
+		goto fail;
 	if (cJSON_GetObjectItemCaseSensitive(p->json, "heldout_shapes") &&
 	    (!(p->heldout_shapes = ks_json_arr(p->json, "heldout_shapes", p->path)) ||
 	    !shapes_valid(p, p->heldout_shapes, "heldout_shapes")))

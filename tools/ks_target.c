@@ -15,6 +15,8 @@ static const char *const cpu_flags[] = {
 	"-std=c11", "-O3", "-march=native", "-fopenmp", "-Wall", "-Wextra", NULL
 };
 static const char *const cpu_common[] = { "ks_harness.c", "ks_peak.c", NULL };
+static const char *const cpu_judge[] = { "ks_harness.c", "ks_judge.c", "ks_peak.c", NULL };
+static const char *const cpu_worker[] = { "ks_worker.c", NULL };
 static const char *const cpu_libs[] = { "-lm", NULL };
 
 /*
@@ -99,21 +101,21 @@ static const char *const hip_amd_imports[] = {
 };
 
 static const struct ks_target targets[] = {
-	{ "cpu", "c", "cc", "KS_CC", cpu_flags, NULL, NULL, cpu_common, no_includes, cpu_libs, "cpu",
-	    KS_RES_NONE, cpu_imports, 0 },
-	{ "cuda", "cu", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_common, hip_on_cuda, no_libs,
+	{ "cpu", "c", "cc", "KS_CC", cpu_flags, NULL, NULL, cpu_common, cpu_judge, cpu_worker, no_includes, cpu_libs,
+	    "cpu", KS_RES_NONE, cpu_imports, 0 },
+	{ "cuda", "cu", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_common, NULL, NULL, hip_on_cuda, no_libs,
 	    "nvidia", KS_RES_PTXAS, cuda_imports, 1 },
 	/* HIP source for NVIDIA: nvcc with the HIP-on-CUDA headers, which Debian's do not do for CUDA 13. */
-	{ "hip-nvidia", "hip", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_common, hip_on_cuda,
+	{ "hip-nvidia", "hip", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_common, NULL, NULL, hip_on_cuda,
 	    no_libs, "nvidia", KS_RES_PTXAS, cuda_imports, 1 },
 	/* MI300X is gfx942; Debian 12's hipcc 5.2 knows gfx940 but not gfx942 (KS_GPU_ARCH=gfx940). */
-	{ "hip-amd", "hip", "hipcc", "KS_HIPCC", hip_amd_flags, "--offload-arch=%s", "gfx942", hip_common,
+	{ "hip-amd", "hip", "hipcc", "KS_HIPCC", hip_amd_flags, "--offload-arch=%s", "gfx942", hip_common, NULL, NULL,
 	    no_includes, no_libs, "amd", KS_RES_AMDGPU, hip_amd_imports, 1 },
 	/*
 	 * Judged by a command the user names (KS_EVAL_CMD, ks_external.c):
 	 * nothing is compiled here, and the kernel is in the seed's language.
 	 */
-	{ "external", NULL, NULL, NULL, NULL, NULL, NULL, NULL, no_includes, no_libs, "external", KS_RES_NONE,
+	{ "external", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, no_includes, no_libs, "external", KS_RES_NONE,
 	    NULL, 1 },
 };
 

@@ -7,6 +7,11 @@
  * correct or not; 1 on an internal error (out of memory, write
  * failure); 2 on bad arguments.  A candidate that crashes takes the
  * runner down with it, and whoever ran it sees the signal.
+ *
+ * Linked with ks_judge.c, the runner is a judge: every call of the
+ * candidate goes to the worker, a process of its own (ks_judge.h), and
+ * the time is the judge's.  Without it (the GPU problems, for now) the
+ * candidate is linked in and called here.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -34,6 +39,7 @@
 #endif
 
 #include "ks_harness.h"
+#include "ks_judge.h"
 
 #define WARMUP_CALLS	2	/* at least this many calls before timing */
 #define WARMUP_S	0.05	/* and at least this long */
@@ -92,6 +98,8 @@ struct opts {
 	int json_fd;
 	int measure_peak;	/* --measure-peak */
 	int profile;		/* --profile */
+	int salt_given;		/* --salt: timed calls' inputs derived from it, to repeat a run */
+	const char *worker;	/* --worker: a judge's worker program */
 	struct shape *tests, *benches;
 	size_t ntests, nbenches;
 };
@@ -122,9 +130,15 @@ extern "C"
 void ks_gpu_timer_prepare(void) __attribute__((weak));
 void ks_measure_peak(struct ks_peak *peak) __attribute__((weak));
 void ks_profile_range(int on) __attribute__((weak));
+/* present in a judge runner only (ks_judge.c) */
+int ks_judge_call(const int *dims, void *state, double *seconds, char *why, size_t n) __attribute__((weak));
+void ks_judge_start(const char *worker_path) __attribute__((weak));
+const char *ks_judge_timer_text(void) __attribute__((weak));
+void ks_judge_finish(void) __attribute__((weak));
 
 struct report {
 	const char *timer_moved;	/* why the timer cannot be trusted; NULL */
+	const char *rejected;		/* why the judge refused a call (a rule broken); NULL */
 	double tests_wall;		/* every test shape's check (s) */
 	struct ks_peak peak;		/* with --measure-peak */
 	int correct;
@@ -136,6 +150,9 @@ struct report {
 };
 
 static const struct ks_problem *const P = &ks_problem;
+
+/* why the judge refused a call: the verdict's "rejected" */
+static char refused[512];
 
 static void
 die(int status, const char *fmt, ...)
@@ -180,6 +197,32 @@ host_time_call(void (*run)(void *), void *state)
 }
 
 int ks_timer_idle_start;
+
+/*
+ * One call of the candidate on st, timed: through the judge's worker in a
+ * judge runner, else in this process by the problem's timer.  0; -1 when
+ * the judge refused the call (refused says why).
+ */
+static int
+timed_call(const int *dims, void *st, double *dt)
+{
+	if (ks_judge_call)
+		return ks_judge_call(dims, st, dt, refused, sizeof refused);
+	*dt = TM->time_call(P->run, st);
+	return 0;
+}
+
+/* the same, untimed */
+static int
+call_once(const int *dims, void *st)
+{
+	double dt;
+
+	if (ks_judge_call)
+		return timed_call(dims, st, &dt);
+	P->run(st);
+	return 0;
+}
 
 const struct ks_timer ks_host_timer = {
 	.description = "host CLOCK_MONOTONIC around each call; time_us = "
@@ -285,7 +328,8 @@ usage(FILE *fp)
 
 	fprintf(fp, "usage: runner [--seed S] [--salt S] [--rtol R] [--atol A] "
 	    "[--time-cap SECONDS] [--min-runs N]\n"
-	    "              [--json-fd FD] [--measure-peak] [--profile] [--idle-start] --test SHAPE ... "
+	    "              [--json-fd FD] [--measure-peak] [--profile] [--idle-start] [--worker PATH]\n"
+	    "              --test SHAPE ... "
 	    "--bench SHAPE ...\n"
 	    "problem %s: SHAPE is ", P->name);
 	for (i = 0; i < P->ndims; i++)
@@ -301,7 +345,9 @@ usage(FILE *fp)
 		    KS_DEFAULT_TESTS, KS_DEFAULT_BENCHES);
 	fprintf(fp,
 	    "--salt: mixed into every shape's seed; by default drawn at random"
-	    " each run (the JSON gives it), 0 for none\n"
+	    " each run (the JSON gives it), 0 for none; given, the timed calls'\n"
+	    "  inputs are derived from it too (else drawn fresh for each call)\n"
+	    "--worker: a judge runner's worker program (default: ./worker beside the runner)\n"
 	    "tests are checked; bench shapes are checked and timed; one "
 	    "JSON verdict goes to FD\n"
 	    "--measure-peak: first measure the machine's FP32 FMA peak "
@@ -516,6 +562,8 @@ parse_args(struct opts *o, int argc, char **argv)
 	o->json_fd = 1;
 	o->measure_peak = 0;
 	o->profile = 0;
+	o->salt_given = 0;
+	o->worker = NULL;
 	/* room for the shapes of the command line or of the defaults */
 	cap = (size_t)argc + count_words(KS_DEFAULT_TESTS) + count_words(KS_DEFAULT_BENCHES);
 	o->tests = (struct shape *)xcalloc(cap, sizeof(*o->tests));
@@ -566,6 +614,9 @@ parse_args(struct opts *o, int argc, char **argv)
 			if (parse_u64(val, &o->salt) < 0)
 				die(2, "bad --salt '%s': expected an unsigned "
 				    "integer", val);
+			o->salt_given = 1;
+		} else if (!strcmp(arg, "--worker")) {
+			o->worker = val;
 		} else if (!strcmp(arg, "--rtol"))
 			o->rtol = parse_double(arg, val, 0, 0);
 		else if (!strcmp(arg, "--atol"))
@@ -647,6 +698,34 @@ describe_failure(struct report *r, const char *what, const struct shape *sh,
 	    atol + rtol * fabs(c->worst_want), c->bad, c->checked);
 }
 
+/* the judge refused a call of shape sh (what names the call): the verdict is a rejection, and says why */
+static int
+refuse(struct report *r, const char *what, const struct shape *sh)
+{
+	size_t n = sizeof(r->failure);
+	int len = snprintf(r->failure, n, "%s", what);
+
+	len += format_shape(r->failure + len, n - len, sh);
+	snprintf(r->failure + len, n - len, ": %s", refused);
+	r->rejected = r->failure;
+	return 0;
+}
+
+/*
+ * The inputs of timed call n: fresh randomness drawn as the call is made,
+ * so that nothing the candidate could ever see tells them in advance;
+ * derived from the shape's seed when --salt was given, to repeat a run.
+ */
+static uint64_t
+call_seed(const struct opts *o, const struct shape *sh, long n)
+{
+	uint64_t v;
+
+	if (!o->salt_given && getrandom(&v, sizeof(v), 0) == (ssize_t)sizeof(v))
+		return v & SEED_MASK;
+	return ks_seed_derive(sh->seed, CALL_STREAM + (uint64_t)n) & SEED_MASK;
+}
+
 static int
 do_test(const struct opts *o, const struct shape *sh, struct report *r)
 {
@@ -656,12 +735,15 @@ do_test(const struct opts *o, const struct shape *sh, struct report *r)
 	int len;
 	void *st;
 
+	rec->shape = sh;
 	st = setup_shape(sh);
-	P->run(st);
+	if (call_once(sh->dims, st) < 0) {
+		P->teardown(st);
+		return refuse(r, "shape ", sh);
+	}
 	P->check(st, o->rtol, o->atol, &c);
 	P->teardown(st);
 
-	rec->shape = sh;
 	rec->ok = c.ok;
 	rec->max_abs_err = c.max_abs_err;
 	rec->worst_ratio = c.worst_ratio;
@@ -791,13 +873,13 @@ spot_check_drawn(struct opts *o)
  */
 static long
 time_runs(struct opts *o, const struct shape *sh, void *st, double **tp,
-    struct ks_check *spot, long *spot_run)
+    struct ks_check *spot, long *spot_run, int *refusal)
 {
-	const struct ks_timer *tm = TM;
 	double *t = NULL, *nt, dt, t0, aside, wall0, mean = 0, m2 = 0, d;
 	long n = 0, cap = 0;
 
 	*spot_run = 0;
+	*refusal = 0;
 	t0 = wall0 = ks_now();
 	/* after min_runs, the cap on the calls, and 4 caps on the whole, checks and all */
 	while (n < MAX_RUNS && (n < o->min_runs ||
@@ -813,9 +895,17 @@ time_runs(struct opts *o, const struct shape *sh, void *st, double **tp,
 		 */
 		aside = ks_now();
 		if (P->new_inputs)
-			P->new_inputs(st, ks_seed_derive(sh->seed, CALL_STREAM + (uint64_t)n) & SEED_MASK);
+			P->new_inputs(st, call_seed(o, sh, n));
 		t0 += ks_now() - aside;
-		dt = tm->time_call(P->run, st);
+		aside = ks_now();
+		if (timed_call(sh->dims, st, &dt) < 0) {
+			*refusal = 1;
+			*tp = t;
+			return n;
+		}
+		/* a judge's exchange around the call (its quiet period, fingerprints) is no call's time either */
+		if (ks_judge_call)
+			t0 += ks_now() - aside - dt;
 		if (spot_check_drawn(o)) {
 			aside = ks_now();
 			bench_check(o, st, spot);
@@ -851,28 +941,30 @@ time_runs(struct opts *o, const struct shape *sh, void *st, double **tp,
  * (keyed by the shape, or by the pointers, which a new allocation may
  * well repeat) and returns it without computing fails here.
  */
-static void
+static int
 fresh_check(const struct opts *o, const struct shape *sh, void *st, struct ks_check *c)
 {
 	struct shape fresh = *sh;
 	double t0 = ks_now();
+	int rc;
 
 	fresh.seed = ks_seed_derive(sh->seed, FRESH_STREAM) & SEED_MASK;
 	/* in the same buffers: a kernel that keys a kept output by its pointers fails too */
 	if (P->new_inputs) {
 		P->new_inputs(st, fresh.seed);
-		P->run(st);
-		P->check(st, o->rtol, o->atol, c);
+		if ((rc = call_once(sh->dims, st)) == 0)
+			P->check(st, o->rtol, o->atol, c);
 	} else {
 		void *fst = setup_shape(&fresh);
 
-		P->run(fst);
-		P->check(fst, o->rtol, o->atol, c);
+		if ((rc = call_once(sh->dims, fst)) == 0)
+			P->check(fst, o->rtol, o->atol, c);
 		P->teardown(fst);
 	}
 	/* one check, its fresh inputs and call counted with it */
 	shape_checks.n++;
 	shape_checks.s += ks_now() - t0;
+	return rc;
 }
 
 /*
@@ -880,14 +972,16 @@ fresh_check(const struct opts *o, const struct shape *sh, void *st, struct ks_ch
  * GPU for clocks still rising from idle: calls, timed and thrown away,
  * for WARMUP_S and at least WARMUP_CALLS.
  */
-static void
-warm_up(void *st)
+static int
+warm_up(const struct shape *sh, void *st)
 {
-	double t0 = ks_now();
+	double t0 = ks_now(), dt;
 	long calls;
 
 	for (calls = 0; calls < WARMUP_CALLS || ks_now() - t0 < WARMUP_S; calls++)
-		TM->time_call(P->run, st);
+		if (timed_call(sh->dims, st, &dt) < 0)
+			return -1;
+	return 0;
 }
 
 static int
@@ -897,7 +991,7 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 	char what[300];
 	double *t, wall0;
 	long n, spot_run;
-	int len, fresh = 0;
+	int len, fresh = 0, refusal;
 	void *st;
 
 	len = snprintf(what, sizeof(what), "bench shape ");
@@ -907,7 +1001,10 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 	shape_checks.n = 0;
 	shape_checks.s = 0;
 	st = setup_shape(sh);
-	P->run(st);
+	if (call_once(sh->dims, st) < 0) {
+		P->teardown(st);
+		return refuse(r, "bench shape ", sh);
+	}
 	bench_check(o, st, &c);
 	if (!c.ok) {
 		describe_failure(r, what, sh, &c, o->rtol, o->atol);
@@ -915,8 +1012,16 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 		return 0;
 	}
 
-	warm_up(st);
-	n = time_runs(o, sh, st, &t, &c, &spot_run);
+	if (warm_up(sh, st) < 0) {
+		P->teardown(st);
+		return refuse(r, "bench shape ", sh);
+	}
+	n = time_runs(o, sh, st, &t, &c, &spot_run, &refusal);
+	if (refusal) {
+		P->teardown(st);
+		free(t);
+		return refuse(r, "bench shape ", sh);
+	}
 	if (spot_run) {
 		snprintf(what + len, sizeof(what) - len, " on timed run %ld",
 		    spot_run);
@@ -933,7 +1038,11 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 	bench_check(o, st, &c);
 	if (c.ok) {
 		fresh = 1;
-		fresh_check(o, sh, st, &c);
+		if (fresh_check(o, sh, st, &c) < 0) {
+			P->teardown(st);
+			free(t);
+			return refuse(r, "bench shape ", sh);
+		}
 	}
 	P->teardown(st);
 	if (!c.ok) {
@@ -1004,6 +1113,9 @@ json_report(FILE *fp, const struct report *r)
 		json_str(fp, r->failure);
 		fputc(',', fp);
 	}
+	/* a rule broken (work after the return, a message out of turn), not a wrong answer */
+	if (r->rejected)
+		fputs("\n \"rejected\": true,", fp);
 	fputs("\n \"tests\": [", fp);
 	for (i = 0; i < r->ntests; i++) {
 		t = &r->tests[i];
@@ -1045,7 +1157,7 @@ json_report(FILE *fp, const struct report *r)
 	fputs("],\n \"tests_s\": ", fp);
 	json_num(fp, r->tests_wall);
 	fputs(",\n \"timer\": ", fp);
-	json_str(fp, tm->description);
+	json_str(fp, ks_judge_timer_text ? ks_judge_timer_text() : tm->description);
 	if (r->peak.flops_per_s > 0) {
 		fputs(",\n \"peak\": {\"flops_per_s\": ", fp);
 		json_num(fp, r->peak.flops_per_s);
@@ -1197,7 +1309,7 @@ profile_one(const struct opts *o)
 {
 	void *st;
 
-	if (!ks_profile_range)
+	if (!ks_profile_range || ks_judge_call)
 		die(2, "--profile: this runner has no profiler range (GPU "
 		    "runners have)");
 	if (o->nbenches == 0)
@@ -1205,11 +1317,32 @@ profile_one(const struct opts *o)
 	prepare_timer();
 	st = setup_shape(&o->benches[0]);
 	/* warmed up as a bench is: a profile of one call on a GPU still at idle clocks is no bench's call */
-	warm_up(st);
+	(void)warm_up(&o->benches[0], st);
 	ks_profile_range(1);
 	P->run(st);
 	ks_profile_range(0);
 	P->teardown(st);
+}
+
+/*
+ * The judge's worker: --worker, else the program "worker" beside this
+ * runner (ks-build makes the two side by side).
+ */
+static const char *
+worker_path(const struct opts *o)
+{
+	static char path[4096];
+	ssize_t len;
+	char *slash;
+
+	if (o->worker)
+		return o->worker;
+	if ((len = readlink("/proc/self/exe", path, sizeof(path) - 8)) <= 0)
+		die(1, "cannot find this runner's own path (/proc/self/exe): give --worker PATH");
+	path[len] = '\0';
+	slash = strrchr(path, '/');
+	strcpy(slash ? slash + 1 : path, "worker");
+	return path;
 }
 
 int
@@ -1240,14 +1373,19 @@ main(int argc, char **argv)
 			    "peak (CPU runners can)");
 		ks_measure_peak(&r.peak);
 	}
-	/*
-	 * The timer calibrated before any code of the candidate runs; in a
-	 * runner with the GPU timer, the GPU runtime brought up now in any
-	 * case (the filter below would keep it from opening its devices).
-	 */
-	prepare_timer();
-	/* and from here on, what the candidate's code may not do is the kernel's to refuse */
-	lock_down();
+	if (ks_judge_start) {
+		/* the worker started, locked down and the floor measured, before any code of the candidate runs */
+		ks_judge_start(worker_path(&o));
+	} else {
+		/*
+		 * The timer calibrated before any code of the candidate runs; in a
+		 * runner with the GPU timer, the GPU runtime brought up now in any
+		 * case (the filter below would keep it from opening its devices).
+		 */
+		prepare_timer();
+		/* and from here on, what the candidate's code may not do is the kernel's to refuse */
+		lock_down();
+	}
 	double tests0 = ks_now();
 
 	for (i = 0; r.correct && i < o.ntests; i++)
@@ -1256,8 +1394,10 @@ main(int argc, char **argv)
 	for (i = 0; r.correct && i < o.nbenches; i++)
 		r.correct = do_bench(&o, &o.benches[i], &r);
 	/* and checked after: times measured against a moved floor cannot stand */
-	if (r.correct && o.nbenches && TM->verify)
+	if (r.correct && o.nbenches && !ks_judge_call && TM->verify)
 		r.timer_moved = TM->verify();
+	if (ks_judge_finish)
+		ks_judge_finish();
 	write_report(o.json_fd, &r);
 
 	free(r.tests);

@@ -2,15 +2,20 @@
  * ks_harness.h: the part of a kernel-scientist runner shared by all
  * problems.
  *
- * A runner is one executable built from ks_harness.c (which holds
- * main), a problem's harness sources and one candidate kernel.  The
- * problem's harness describes itself by defining ks_problem; main
- * parses the shapes given on the command line, checks the candidate
- * against the problem's reference and times it.
+ * A runner is built from ks_harness.c (which holds main) and a
+ * problem's harness sources.  The problem's harness describes itself by
+ * defining ks_problem; main parses the shapes given on the command line,
+ * checks the candidate against the problem's reference and times it.
  *
- * The candidate is linked into the same binary, so every external
- * symbol of the harness starts with ks_ (or the problem's name plus
- * _reference) to keep clear of the candidate's names.
+ * Where the problem gives call glue (problem.json "worker_sources"), the
+ * runner is a judge: the candidate is linked into a program of its own,
+ * the worker, which the judge runs as a separate process and reaches
+ * only through the buffers of ks_shared_alloc and a command channel
+ * (ks_judge.h).  Otherwise (the GPU problems, until they move to the
+ * judge too) the candidate is linked into the runner itself and runs in
+ * its process.  Every external symbol of the harness starts with ks_ (or
+ * the problem's name plus _reference) to keep clear of the candidate's
+ * names.
  */
 #ifndef KS_HARNESS_H
 #define KS_HARNESS_H
@@ -102,7 +107,24 @@ struct ks_problem {
 	 * fresh-input check allocates new ones.
 	 */
 	void (*new_inputs)(void *state, uint64_t seed);
+	/*
+	 * A judge's problem (no run): the kernel's pointer arguments for the
+	 * call glue, in its order, each inside memory from ks_shared_alloc;
+	 * how many (at most max).  The judge hands the worker only these
+	 * buffers.
+	 */
+	int (*args)(void *state, void **ptrs, int max);
 };
+
+/*
+ * In a judge's problem, the memory the kernel works on: bytes shared with
+ * the worker (zeroed), or NULL when there is no room.  Everything else the
+ * problem allocates (the reference, the inputs drawn again for the check)
+ * stays in the judge, out of the worker's reach.  ks_shared_free takes
+ * only a pointer ks_shared_alloc returned, or NULL.
+ */
+void *ks_shared_alloc(size_t bytes);
+void ks_shared_free(void *p);
 
 extern const struct ks_problem ks_problem;	/* each problem defines it */
 extern const struct ks_timer ks_host_timer;

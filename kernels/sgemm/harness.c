@@ -1,6 +1,11 @@
 /*
  * harness.c: the sgemm problem, C = A B with A M x K, B K x N and C
  * M x N, all float and row major.
+ *
+ * The judge's side (ks_judge.h): A, B and C (with its guards) are the
+ * memory shared with the worker, where the kernel runs; the reference and
+ * the inputs drawn again for the check stay in the judge.  call.c, in the
+ * worker, hands the three to the kernel.
  */
 #include <math.h>
 #include <stdint.h>
@@ -11,9 +16,6 @@
 #include "ks_harness.h"
 #include "reference.h"
 
-/* the candidate's entry point */
-void sgemm(int M, int N, int K, const float *A, const float *B, float *C);
-
 #define GUARD	256		/* floats of guard before and after C */
 #define GUARD_BITS 0x7fa5a5a5u	/* a NaN no arithmetic produces */
 
@@ -21,6 +23,7 @@ struct ks_sgemm {
 	int M, N, K;
 	float *A, *B, *C, *ref;
 	float *Cmem;		/* C with GUARD floats of guard on each side */
+	/* A, B and Cmem are shared with the worker (ks_shared_alloc); the rest is the judge's own */
 	float *A0, *B0;		/* the inputs drawn again, for the check */
 	uint64_t seed;		/* the inputs' */
 };
@@ -43,16 +46,25 @@ ks_sgemm_alloc(int a, int b)
 	return ks_sgemm_alloc_n((size_t)a * (size_t)b);
 }
 
+/* n floats the kernel works on, shared with the worker; NULL when n*4 overflows */
+static float *
+ks_sgemm_shared(size_t n)
+{
+	if (n > SIZE_MAX / sizeof(float))
+		return NULL;
+	return ks_shared_alloc(n * sizeof(float));
+}
+
 static void
 ks_sgemm_teardown(void *state)
 {
 	struct ks_sgemm *s = state;
 
-	free(s->A);
-	free(s->B);
+	ks_shared_free(s->A);
+	ks_shared_free(s->B);
+	ks_shared_free(s->Cmem);
 	free(s->A0);
 	free(s->B0);
-	free(s->Cmem);
 	free(s->ref);
 	free(s);
 }
@@ -120,9 +132,9 @@ ks_sgemm_setup(const int *dims, uint64_t seed)
 	s->M = dims[0];
 	s->N = dims[1];
 	s->K = dims[2];
-	s->A = ks_sgemm_alloc(s->M, s->K);
-	s->B = ks_sgemm_alloc(s->K, s->N);
-	s->Cmem = ks_sgemm_alloc_n((size_t)s->M * s->N + 2 * GUARD);
+	s->A = ks_sgemm_shared((size_t)s->M * s->K);
+	s->B = ks_sgemm_shared((size_t)s->K * s->N);
+	s->Cmem = ks_sgemm_shared((size_t)s->M * s->N + 2 * GUARD);
 	s->C = s->Cmem ? s->Cmem + GUARD : NULL;
 	s->ref = ks_sgemm_alloc(s->M, s->N);
 	s->A0 = ks_sgemm_alloc(s->M, s->K);
@@ -135,12 +147,18 @@ ks_sgemm_setup(const int *dims, uint64_t seed)
 	return s;
 }
 
-static void
-ks_sgemm_run(void *state)
+/* the kernel's arguments, in call.c's order */
+static int
+ks_sgemm_args(void *state, void **ptrs, int max)
 {
 	struct ks_sgemm *s = state;
 
-	sgemm(s->M, s->N, s->K, s->A, s->B, s->C);
+	if (max < 3)
+		return -1;
+	ptrs[0] = s->A;
+	ptrs[1] = s->B;
+	ptrs[2] = s->C;
+	return 3;
 }
 
 static void
@@ -173,22 +191,6 @@ ks_sgemm_check(void *state, double rtol, double atol, struct ks_check *res)
 	}
 }
 
-/* Every timed call starts from a C of NaN, outside the timed region. */
-static double
-ks_sgemm_time_call(void (*run)(void *), void *state)
-{
-	ks_sgemm_poison((struct ks_sgemm *)state);
-	return ks_host_timer.time_call(run, state);
-}
-
-static const struct ks_timer ks_sgemm_timer = {
-	.description = "host CLOCK_MONOTONIC around each call, new A and B and "
-	    "C reset to NaN before each outside the timed region; time_us = median of the "
-	    "timed runs after warm-up, repeated until the standard error of "
-	    "the mean is under 0.5% of the mean or the time cap",
-	.time_call = ks_sgemm_time_call,
-};
-
 static void
 ks_sgemm_describe(const int *dims, size_t index, char *buf, size_t n)
 {
@@ -202,10 +204,9 @@ const struct ks_problem ks_problem = {
 	.ndims = 3,
 	.dim_names = ks_sgemm_dims,
 	.setup = ks_sgemm_setup,
-	.run = ks_sgemm_run,
 	.check = ks_sgemm_check,
 	.teardown = ks_sgemm_teardown,
 	.describe = ks_sgemm_describe,
-	.timer = &ks_sgemm_timer,
 	.new_inputs = ks_sgemm_new_inputs,
+	.args = ks_sgemm_args,
 };

@@ -1,0 +1,121 @@
+/*
+ * ks_judge.h: the judge and its worker, two processes of one runner.
+ *
+ * The judge (the runner's main, ks_harness.c with ks_judge.c) draws the
+ * inputs, keeps the clock and the samples, computes the reference,
+ * compares and writes the verdict.  It never runs the candidate's code:
+ * that is linked into a second program, the worker (ks_worker.c, the
+ * problem's call glue and the kernel), which the judge starts as its
+ * child and which gets, and keeps, nothing but
+ *
+ *	fd 0		/dev/null
+ *	fd 1, fd 2	one pipe to the judge, which copies what arrives to
+ *			its own stderr (the bench's log), capped
+ *	fd 3		the command channel (a SOCK_SEQPACKET socket)
+ *	the buffers	the kernel's arguments, each a sealed memfd the judge
+ *			sends over the channel and the worker maps and closes
+ *
+ * no seed, no descriptor of the verdict, no pointer into the judge.  The
+ * worker installs its seccomp filter on every thread (TSYNC) before it
+ * says it is ready, and the candidate's object has no constructors
+ * (ks-build checks), so no code of the candidate runs before the filter.
+ *
+ * Between calls the worker is stopped (SIGSTOP, and the judge waits until
+ * the kernel of the operating system says every thread has stopped): the
+ * candidate's code runs only inside the judge's timed interval and the
+ * short quiet period after it, never while the judge draws, checks or
+ * compares.  A call, as the judge sees it:
+ *
+ *	t0; SIGCONT; CALL n --> worker calls the kernel --> DONE n;
+ *	SIGSTOP; wait until stopped; t1		time = t1 - t0 - floor
+ *	fingerprint the arguments' memory (F1)
+ *	SIGCONT; quiet period (no command); SIGSTOP; fingerprint (F2)
+ *	F1 != F2: the kernel worked after its call returned
+ *
+ * The floor is the median of the same exchange with an empty call,
+ * measured before any code of the candidate ran.
+ */
+#ifndef KS_JUDGE_H
+#define KS_JUDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ks_harness.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KS_JUDGE_CHANNEL_FD	3	/* the worker's end of the channel */
+#define KS_JUDGE_MAX_ARGS	16	/* pointer arguments of one call */
+
+enum ks_msg_type {
+	/* judge to worker */
+	KS_MSG_MAP = 1,		/* map the memfd attached as buffer id, len bytes */
+	KS_MSG_UNMAP,		/* buffer id is gone */
+	KS_MSG_CALL,		/* one call of the kernel: dims, args */
+	KS_MSG_EMPTY,		/* the same exchange without the kernel (the floor) */
+	KS_MSG_QUIT,
+	/* worker to judge */
+	KS_MSG_READY = 100,	/* locked down; error says what failed when not */
+	KS_MSG_MAPPED,
+	KS_MSG_DONE		/* the call of seq returned */
+};
+
+/* One pointer argument: an offset into a buffer the worker has mapped. */
+struct ks_msg_arg {
+	uint32_t id;
+	uint32_t pad;
+	uint64_t off;
+};
+
+/* every message, both ways: one datagram of a SOCK_SEQPACKET socket */
+struct ks_msg {
+	uint32_t type;
+	uint32_t seq;			/* CALL, EMPTY, DONE: the call's number */
+	uint32_t id;			/* MAP, UNMAP: the buffer */
+	uint32_t nargs;			/* CALL */
+	uint64_t len;			/* MAP: bytes */
+	int32_t dims[KS_MAX_DIMS];	/* CALL */
+	struct ks_msg_arg args[KS_JUDGE_MAX_ARGS];
+	char error[160];		/* READY: why the worker could not lock down; "" */
+};
+
+/*
+ * The problem's call glue, in the worker (problem.json "worker_sources"):
+ * calls the entry point with the shape's dims and the pointer arguments,
+ * in the order the problem's args() gives them.
+ */
+void ks_call(const int *dims, void *const *args);
+
+/*
+ * The judge's side, for ks_harness.c.  ks_judge_start forks and execs
+ * the worker (the program at path), waits until it is locked down and
+ * measures the floor; on any failure the runner stops with a message
+ * (exit 1).
+ */
+void ks_judge_start(const char *worker_path);
+
+/*
+ * One call of the kernel on state's arguments (the problem's args()),
+ * as the comment at the top says.  0, with *seconds the judge's interval
+ * less the floor (never below 0); -1 when the call broke a rule (work
+ * after its return, a message out of turn), with why the verdict's
+ * rejection.  A worker that dies takes the runner down the same way:
+ * the same signal, or the same exit status.
+ */
+int ks_judge_call(const int *dims, void *state, double *seconds, char *why,
+    size_t n);
+
+/* the verdict's "timer": how the judge measures, with the floor */
+const char *ks_judge_timer_text(void);
+
+/* tells the worker to quit and reaps it */
+void ks_judge_finish(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

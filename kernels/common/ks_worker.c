@@ -1,0 +1,434 @@
+/*
+ * ks_worker.c: main() of the worker, the process in which the candidate's
+ * kernel runs (ks_judge.h says what it gets and how the judge drives it).
+ *
+ * It locks itself down before it answers the judge, and so before any
+ * code of the candidate can run (the candidate's object has no
+ * constructors: ks-build refuses them): a seccomp filter on every thread
+ * (SECCOMP_FILTER_FLAG_TSYNC, after OpenMP's team has started, since
+ * thread stacks need mprotect) that lets through only the system calls a
+ * computation and this loop need.  Then it serves the channel: maps the
+ * buffers it is sent, calls the kernel when told, says when it returned.
+ *
+ * Nothing here is trusted by the judge: the candidate can read and write
+ * all of this process.  What it cannot do is reach the judge, which is
+ * what the filter and the process boundary are for.
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include "ks_judge.h"
+
+#define MAX_BUFFERS	64	/* buffers mapped at once */
+#define MAX_FILTER	256	/* instructions of the filter */
+
+static struct {
+	uint32_t id;
+	void *p;
+	size_t len;
+	int used;
+} buffers[MAX_BUFFERS];
+
+static void
+fail(const char *what)
+{
+	fprintf(stderr, "worker: %s\n", what);
+	exit(3);
+}
+
+/* ---- the seccomp filter ---- */
+
+#if defined(__x86_64__)
+#define AUDIT_ARCH_HERE	AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define AUDIT_ARCH_HERE	AUDIT_ARCH_AARCH64
+#endif
+
+struct filter {
+	struct sock_filter f[MAX_FILTER];
+	unsigned short n;
+};
+
+#define NR_OFF		offsetof(struct seccomp_data, nr)
+#define ARG_OFF(i)	offsetof(struct seccomp_data, args[i])	/* the low 32 bits, little-endian */
+#define RET_ALLOW	(SECCOMP_RET_ALLOW)
+#define RET_EPERM	(SECCOMP_RET_ERRNO | EPERM)
+
+static void
+emit(struct filter *fl, struct sock_filter ins)
+{
+	if (fl->n >= MAX_FILTER)
+		fail("the seccomp filter is too long (a bug of ks_worker.c)");
+	fl->f[fl->n++] = ins;
+}
+
+static void
+ld(struct filter *fl, unsigned off)
+{
+	emit(fl, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, off));
+}
+
+static void
+ret(struct filter *fl, unsigned action)
+{
+	emit(fl, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, action));
+}
+
+/*
+ * A rule for system call nr: "if nr is this call, then body" where the
+ * body (len instructions, every path ending in a return) follows.  The
+ * caller emits the body right after.
+ */
+static void
+rule(struct filter *fl, long nr, unsigned char body_len)
+{
+	ld(fl, NR_OFF);
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, body_len));
+}
+
+static void
+allow(struct filter *fl, long nr)
+{
+	rule(fl, nr, 1);
+	ret(fl, RET_ALLOW);
+}
+
+static void
+refuse_with(struct filter *fl, long nr, int err)
+{
+	rule(fl, nr, 1);
+	ret(fl, SECCOMP_RET_ERRNO | (unsigned)err);
+}
+
+/* nr allowed when argument arg has none of the bits of mask */
+static void
+allow_without_bits(struct filter *fl, long nr, int arg, unsigned mask)
+{
+	rule(fl, nr, 4);
+	ld(fl, ARG_OFF(arg));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, mask, 0, 1));
+	ret(fl, RET_EPERM);
+	ret(fl, RET_ALLOW);
+}
+
+/* nr allowed when argument arg has some bit of mask */
+static void
+allow_with_bits(struct filter *fl, long nr, int arg, unsigned mask)
+{
+	rule(fl, nr, 4);
+	ld(fl, ARG_OFF(arg));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, mask, 1, 0));
+	ret(fl, RET_EPERM);
+	ret(fl, RET_ALLOW);
+}
+
+/* nr allowed when argument arg is value */
+static void
+allow_if_arg(struct filter *fl, long nr, int arg, unsigned value)
+{
+	rule(fl, nr, 4);
+	ld(fl, ARG_OFF(arg));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 1, 0));
+	ret(fl, RET_EPERM);
+	ret(fl, RET_ALLOW);
+}
+
+/* mmap, neither executable nor placed over what is there (MAP_FIXED, MAP_FIXED_NOREPLACE) */
+static void
+allow_mmap(struct filter *fl)
+{
+	rule(fl, __NR_mmap, 6);
+	ld(fl, ARG_OFF(2));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 2, 0));
+	ld(fl, ARG_OFF(3));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MAP_FIXED | MAP_FIXED_NOREPLACE, 0, 1));
+	ret(fl, RET_EPERM);
+	ret(fl, RET_ALLOW);
+}
+
+/* a write of some kind, allowed only to fds 1 and 2 (the pipe to the judge) and the channel */
+static void
+allow_writes_to_judge(struct filter *fl, long nr)
+{
+	rule(fl, nr, 6);
+	ld(fl, ARG_OFF(0));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 3, 0));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 2, 2, 0));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, KS_JUDGE_CHANNEL_FD, 1, 0));
+	ret(fl, RET_EPERM);
+	ret(fl, RET_ALLOW);
+}
+
+/*
+ * What the kernel's process may do: compute, allocate memory it can
+ * neither execute nor place over what is mapped, make threads (not
+ * processes), wait, signal itself, and write to the judge.  Everything
+ * else fails with EPERM: no file is opened (so no /proc/self/mem, no
+ * /proc/PID of the judge), no mprotect but to PROT_NONE (guard pages), no
+ * MAP_FIXED, no PROT_EXEC, no other process traced, read or signalled, no
+ * exec, no socket, no ioctl.
+ */
+static void
+build_filter(struct filter *fl)
+{
+	static const long plain[] = {
+		__NR_read, __NR_readv, __NR_recvmsg, __NR_recvfrom, __NR_close, __NR_fstat, __NR_lseek,
+		__NR_brk, __NR_munmap, __NR_madvise, __NR_futex, __NR_set_robust_list, __NR_sched_yield,
+		__NR_sched_getaffinity, __NR_sched_setaffinity, __NR_getpid, __NR_gettid, __NR_rt_sigaction,
+		__NR_rt_sigprocmask, __NR_rt_sigreturn, __NR_sigaltstack, __NR_exit, __NR_exit_group,
+		__NR_clock_gettime, __NR_clock_getres, __NR_gettimeofday, __NR_nanosleep, __NR_clock_nanosleep,
+		__NR_getrandom, __NR_uname, __NR_restart_syscall, __NR_sched_getparam, __NR_sched_getscheduler,
+#ifdef __NR_rseq
+		__NR_rseq,
+#endif
+#ifdef __NR_getrlimit
+		__NR_getrlimit,
+#endif
+#ifdef __NR_time
+		__NR_time,
+#endif
+	};
+	pid_t self = getpid();
+
+	ld(fl, offsetof(struct seccomp_data, arch));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_HERE, 1, 0));
+	ret(fl, SECCOMP_RET_KILL_PROCESS);
+#ifdef __x86_64__
+	/* the x32 numbers of the same calls */
+	ld(fl, NR_OFF);
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1));
+	ret(fl, SECCOMP_RET_KILL_PROCESS);
+#endif
+	for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+		allow(fl, plain[i]);
+	allow_writes_to_judge(fl, __NR_write);
+	allow_writes_to_judge(fl, __NR_writev);
+	allow_writes_to_judge(fl, __NR_sendmsg);
+	allow_writes_to_judge(fl, __NR_sendto);
+	allow_mmap(fl);
+	allow_without_bits(fl, __NR_mremap, 3, MREMAP_FIXED | MREMAP_DONTUNMAP);
+	allow_if_arg(fl, __NR_mprotect, 2, PROT_NONE);
+	allow_with_bits(fl, __NR_clone, 0, CLONE_THREAD);
+	/* glibc falls back to clone, whose flags the filter can read */
+#ifdef __NR_clone3
+	refuse_with(fl, __NR_clone3, ENOSYS);
+#endif
+	allow_if_arg(fl, __NR_tgkill, 0, (unsigned)self);
+	allow_if_arg(fl, __NR_kill, 0, (unsigned)self);
+	/* fstat(fd) is fstatat(fd, "", AT_EMPTY_PATH): no path of the file system */
+	allow_with_bits(fl, __NR_newfstatat, 3, AT_EMPTY_PATH);
+	/* a limit may be read, not set */
+	allow_if_arg(fl, __NR_prlimit64, 2, 0);
+	ret(fl, RET_EPERM);
+}
+
+static const char *
+lock_down(void)
+{
+	static char why[160];
+	struct filter fl = { .n = 0 };
+	struct sock_fprog prog;
+
+	build_filter(&fl);
+	prog.len = fl.n;
+	prog.filter = fl.f;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+		snprintf(why, sizeof why, "prctl(PR_SET_NO_NEW_PRIVS) failed: %s", strerror(errno));
+		return why;
+	}
+	if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &prog) != 0) {
+		snprintf(why, sizeof why, "seccomp(SECCOMP_SET_MODE_FILTER, TSYNC) failed: %s", strerror(errno));
+		return why;
+	}
+	return NULL;
+}
+
+/* ---- the channel ---- */
+
+static void
+reply(uint32_t type, uint32_t seq, uint32_t id, const char *error)
+{
+	struct ks_msg m;
+
+	memset(&m, 0, sizeof m);
+	m.type = type;
+	m.seq = seq;
+	m.id = id;
+	if (error)
+		snprintf(m.error, sizeof m.error, "%s", error);
+	if (send(KS_JUDGE_CHANNEL_FD, &m, sizeof m, MSG_NOSIGNAL) != (ssize_t)sizeof m)
+		exit(3);
+}
+
+/* the next message, and the descriptor sent with it (-1: none) */
+static void
+receive(struct ks_msg *m, int *fd)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { m, sizeof *m };
+	struct msghdr h;
+	struct cmsghdr *c;
+	ssize_t r;
+
+	memset(&h, 0, sizeof h);
+	h.msg_iov = &iov;
+	h.msg_iovlen = 1;
+	h.msg_control = u.buf;
+	h.msg_controllen = sizeof u.buf;
+	*fd = -1;
+	do
+		r = recvmsg(KS_JUDGE_CHANNEL_FD, &h, MSG_CMSG_CLOEXEC);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		exit(0);	/* the judge is gone */
+	if (r != (ssize_t)sizeof *m)
+		fail("a message of the wrong size on the channel");
+	for (c = CMSG_FIRSTHDR(&h); c; c = CMSG_NXTHDR(&h, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+			memcpy(fd, CMSG_DATA(c), sizeof *fd);
+}
+
+static void
+map_buffer(const struct ks_msg *m, int fd)
+{
+	void *p;
+	int i;
+
+	if (fd < 0)
+		fail("MAP without a descriptor");
+	for (i = 0; i < MAX_BUFFERS && buffers[i].used; i++)
+		;
+	if (i == MAX_BUFFERS)
+		fail("too many buffers");
+	p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		fail("cannot map a buffer");
+	buffers[i].id = m->id;
+	buffers[i].p = p;
+	buffers[i].len = m->len;
+	buffers[i].used = 1;
+}
+
+static int
+find_buffer(uint32_t id)
+{
+	for (int i = 0; i < MAX_BUFFERS; i++)
+		if (buffers[i].used && buffers[i].id == id)
+			return i;
+	fail("a buffer the judge never sent");
+	return -1;
+}
+
+static void
+unmap_buffer(uint32_t id)
+{
+	int i = find_buffer(id);
+
+	munmap(buffers[i].p, buffers[i].len);
+	buffers[i].used = 0;
+}
+
+static void
+call(const struct ks_msg *m)
+{
+	void *args[KS_JUDGE_MAX_ARGS];
+	int dims[KS_MAX_DIMS];
+	uint32_t a;
+
+	if (m->nargs > KS_JUDGE_MAX_ARGS)
+		fail("too many arguments");
+	for (a = 0; a < m->nargs; a++) {
+		int i = find_buffer(m->args[a].id);
+
+		if (m->args[a].off > buffers[i].len)
+			fail("an argument outside its buffer");
+		args[a] = (char *)buffers[i].p + m->args[a].off;
+	}
+	memcpy(dims, m->dims, sizeof dims);
+	ks_call(dims, args);
+}
+
+/*
+ * OpenMP's team started now, one thread a CPU as a kernel's parallel
+ * regions will use: the filter lets no new thread stack be made writable.
+ */
+static void
+start_threads(void)
+{
+#ifdef _OPENMP
+	int spin = 0;
+
+#pragma omp parallel
+	{
+#pragma omp atomic
+		spin++;
+	}
+	(void)spin;
+#endif
+}
+
+int
+main(void)
+{
+	struct ks_msg m;
+	const char *why;
+	int fd;
+
+	/* every thread's allocations from one arena: a new arena needs mprotect */
+	mallopt(M_ARENA_MAX, 1);
+	start_threads();
+	why = lock_down();
+	reply(KS_MSG_READY, 0, 0, why ? why : "");
+	if (why)
+		return 3;
+	for (;;) {
+		receive(&m, &fd);
+		if (m.type != KS_MSG_MAP && fd >= 0)
+			close(fd);
+		switch (m.type) {
+		case KS_MSG_MAP:
+			map_buffer(&m, fd);
+			reply(KS_MSG_MAPPED, 0, m.id, NULL);
+			break;
+		case KS_MSG_UNMAP:
+			unmap_buffer(m.id);
+			reply(KS_MSG_MAPPED, 0, m.id, NULL);
+			break;
+		case KS_MSG_CALL:
+			call(&m);
+			reply(KS_MSG_DONE, m.seq, 0, NULL);
+			break;
+		case KS_MSG_EMPTY:
+			reply(KS_MSG_DONE, m.seq, 0, NULL);
+			break;
+		case KS_MSG_QUIT:
+			fflush(stdout);
+			return 0;
+		default:
+			fail("an unknown message on the channel");
+		}
+	}
+}

@@ -1,0 +1,177 @@
+#!/usr/bin/env bats
+# The judge outside the candidate's process (integrity round three): the
+# runner of a CPU problem is a judge that never runs the kernel, and the
+# kernel runs in a worker process locked down before any of its code runs
+# (kernels/common/ks_judge.h).  Each test is a kernel that tries to get
+# around one part of it, or a verdict someone else wrote; tests/INTEGRITY.md
+# is the table.
+
+bats_require_minimum_version 1.5.0
+load helper/common
+load helper/adversarial
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	export KS_BENCH_TIMEOUT_S=30 KS_TIME_CAP_S=0.2
+	ks-init -p sgemm -t cpu -k 1 pop
+}
+
+@test "judge_denies: on an OpenMP thread other than the first, the worker's filter refuses mprotect, MAP_FIXED, PROT_EXEC, open, fork, kill and other descriptors" {
+	# (before: the filter was installed on the main thread only, and MAP_FIXED was allowed everywhere)
+	run -0 judge judge_denies
+	assert_line --index 0 rejected
+	# the runner and worker built as ks-build builds the seed's, with this kernel instead: nothing checks its text
+	cp "$KS_ROOT/kernels/sgemm/seed.c" pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	local cmd
+	cmd=$(jget pop/gen-000/c0/build.json .command)
+	cmd=${cmd//pop\/gen-000\/c0\/kernel.c/$ADV/judge_denies.c}
+	cmd=${cmd//pop\/gen-000\/c0\/runner/$PWD/denies}
+	cmd=${cmd//pop\/gen-000\/c0\/worker/$PWD/worker}
+	eval "$cmd"
+	# two threads at least, so that one of the team is not the first
+	OMP_NUM_THREADS=2 run -0 ./denies --time-cap 0.01 --min-runs 1
+	run jq -r .correct <<<"$output"
+	assert_output true
+}
+
+@test "after_return: work a thread of the kernel's own does after the call returned is caught on the first shape" {
+	# The worker runs only inside the judge's intervals: stopped when it says a call returned, its
+	# memory fingerprinted, run for a quiet period with no command, fingerprinted again.  A thread that
+	# writes in the quiet period is caught by the fingerprint; one that does not get the CPU then has
+	# left C incomplete, and the first call of every shape is checked.
+	# (before the judge: caught only when scheduling delayed it past a spot check)
+	allow clone
+	run -0 judge after_return
+	assert_output --regexp "^(rejected
+shape 1x1x1: the kernel's memory changed after its call returned \(work after the return counts for nothing and is not allowed\)|incorrect
+shape 1x1x1: C\[0\]\[0\] = nan, expected .*)$"
+}
+
+@test "early_done: a reply forged before the work is done stops the clock, and the work that follows is caught" {
+	allow write
+	run -0 judge early_done
+	assert_line --index 0 rejected
+	assert_line --index 1 --regexp "^shape [0-9x]+: the kernel's (memory changed after its call returned|process sent the judge a message nobody asked for)"
+}
+
+@test "the kernel's object may define its entry point and nothing else: qsort, strtod, a global variable, a constructor, an IFUNC" {
+	local name
+	mkdir -p pop/gen-000/c0
+	# (before: the import check read only what the object imports, and a kernel defining qsort
+	# scaled the harness's sorted samples by 0.4; one defining strtod made --rtol 1e30)
+	for name in qsort strtod; do
+		{ echo 'void sgemm(int M, int N, int K, const float *A, const float *B, float *C) { (void)M; (void)N; (void)K; (void)A; (void)B; (void)C; }'
+		  case $name in
+		  qsort) echo 'void qsort(void *b, unsigned long n, unsigned long w, int (*c)(const void *, const void *)) { (void)b; (void)n; (void)w; (void)c; }' ;;
+		  strtod) echo 'double strtod(const char *s, char **end) { (void)s; (void)end; return 1e30; }' ;;
+		  esac; } >pop/gen-000/c0/kernel.c
+		ks-build pop/gen-000/c0
+		run -0 jf pop/gen-000/c0/build.json .rejected
+		assert_output "the kernel defines the global symbol '$name': a kernel's object may define its entry point 'sgemm' and nothing else (make '$name' static), so that it cannot stand in for a function of the C library or of the harness"
+		assert_file_not_exists pop/gen-000/c0/runner
+	done
+	{ cat "$KS_ROOT/kernels/sgemm/seed.c"; echo "int calls;"; } >pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output --partial "defines the global symbol 'calls'"
+	# a constructor the text check cannot see (the attribute built by a macro the preprocessor expands is seen; a section is not)
+	{ cat "$KS_ROOT/kernels/sgemm/seed.c"; echo 'static void early(void) {}'
+	  echo '__attribute__((used, section(".init_array"))) static void (*const run_early)(void) = early;'; } >pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output "the kernel has a constructor or destructor (its object holds section .init_array): code that runs before or after the call is not allowed"
+	{ cat "$KS_ROOT/kernels/sgemm/seed.c"; echo 'static void *pick(void) { return 0; }'
+	  echo 'static void chosen(void) __attribute__((ifunc("pick")));'; echo 'void (*use_chosen)(void) = chosen;'; } >pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output --regexp "^the kernel (defines 'chosen' as an indirect function \(IFUNC\)|defines the global symbol 'use_chosen')"
+	# allowed_symbols widens imports, never definitions
+	allow qsort
+	{ echo 'void sgemm(int M, int N, int K, const float *A, const float *B, float *C) { (void)M; (void)N; (void)K; (void)A; (void)B; (void)C; }'
+	  echo 'void qsort(void *b, unsigned long n, unsigned long w, int (*c)(const void *, const void *)) { (void)b; (void)n; (void)w; (void)c; }'; } >pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output --partial "defines the global symbol 'qsort'"
+}
+
+@test "the worker holds no descriptor but its pipe to the judge, the channel and /dev/null" {
+	# a kernel that spoils C when any descriptor from 4 to 1023 is open in its process
+	allow fcntl
+	mkdir -p pop/gen-000/c0
+	cat >pop/gen-000/c0/kernel.c <<'C'
+#include <fcntl.h>
+void
+sgemm(int M, int N, int K, const float *A, const float *B, float *C)
+{
+	int (*flags_of)(int, int, ...) = fcntl, open_fds = 0;
+
+	for (int fd = 4; fd < 1024; fd++)
+		open_fds += flags_of(fd, F_GETFD) >= 0;
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			float acc = 0;
+
+			for (int k = 0; k < K; k++)
+				acc += A[i * K + k] * B[k * N + j];
+			C[i * N + j] = acc + open_fds;
+		}
+}
+C
+	ks-build pop/gen-000/c0
+	ks-bench pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/bench.json .status
+	assert_output ok
+}
+
+# fake_runner BODY: the built candidate's runner replaced by a script that writes BODY (printf format) to fd 3
+fake_runner() {
+	mkdir -p pop/gen-000/c0
+	cp "$KS_ROOT/kernels/sgemm/seed.c" pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	printf '#!/bin/sh\nprintf '"'%s'"' >&3\n' "$1" >pop/gen-000/c0/runner
+	chmod +x pop/gen-000/c0/runner
+	ks-bench pop/gen-000/c0
+}
+
+ok_verdict='{"correct": true, "salt": 1, "tests": [], "results": [{"shape": [256,256,256], "median_us": 100000, "mean_us": 100000, "min_us": 100000, "max_us": 100000, "stderr_us": 1, "median_stderr_us": 1, "runs": 9, "converged": true}, {"shape": [512,384,320], "median_us": 100000, "mean_us": 100000, "min_us": 100000, "max_us": 100000, "stderr_us": 1, "median_stderr_us": 1, "runs": 9, "converged": true}, {"shape": [200,640,448], "median_us": 100000, "mean_us": 100000, "min_us": 100000, "max_us": 100000, "stderr_us": 1, "median_stderr_us": 1, "runs": 9, "converged": true}], "timer": "t", "peak": {"flops_per_s": 1e11, "threads": 2, "vector_bits": 256, "fma": true}}'
+
+@test "ks-bench reads the verdict whole: a NUL, bytes after it or a second object are rejected" {
+	fake_runner "$ok_verdict"
+	run -0 jf pop/gen-000/c0/bench.json .status
+	assert_output ok
+	fake_runner "$ok_verdict"'\000{"correct": false}'
+	run -0 jf pop/gen-000/c0/bench.json .status .message
+	assert_output --regexp "^rejected
+the harness's verdict holds a NUL byte at byte [0-9]+ of [0-9]+: only the harness writes it, whole, and this one cannot stand$"
+	fake_runner "$ok_verdict"'{"correct": true}'
+	run -0 jf pop/gen-000/c0/bench.json .status .message
+	assert_output "rejected
+the harness's verdict is not one JSON object (bytes after it, or a second one): only the harness writes it, whole, and this one cannot stand"
+	fake_runner "$ok_verdict"' trailing'
+	run -0 jf pop/gen-000/c0/bench.json .status
+	assert_output rejected
+}
+
+@test "a verdict without the measured peak never skips the speed of light" {
+	# (before: a verdict without "peak" was scored with no bound at all)
+	fake_runner "${ok_verdict%, \"peak\"*}}"
+	run -0 jf pop/gen-000/c0/bench.json .status .message .score_us
+	assert_output "rejected
+the harness's verdict gives no measured peak, which problem.json's \"bound\" for this target needs: no time stands without its speed of light
+null"
+}
+
+@test "the judge's verdict says how it timed, with the floor it measured before the kernel ran" {
+	mkdir -p pop/gen-000/c0
+	cp "$KS_ROOT/kernels/sgemm/seed.c" pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	assert_file_executable pop/gen-000/c0/worker
+	ks-bench pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/bench.json .status .timer
+	assert_line --index 0 ok
+	assert_line --index 1 --regexp "^the judge's CLOCK_MONOTONIC, in a process the kernel never runs in, .*; [0-9.]+ us \(the median of 201 empty calls measured before the kernel ran; middle half [0-9.]+ us wide\) is subtracted from each time"
+	# the runner holds none of the kernel's code: the kernel's object is linked into the worker only
+	nm pop/gen-000/c0/worker | grep -q ' T sgemm$'
+	run -1 bash -c "nm pop/gen-000/c0/runner | grep -q ' T sgemm$'"
+}
