@@ -23,6 +23,7 @@
 #              (target < 1 s and < 200 MB each)
 #   parallel   a generation of K=5 under make -j1, -j2 and -j$(nproc) (the speed-ups)
 #   cost       prompt and reply sizes per stage over 5 generations
+#   judge      what the CPU judge costs a call: the floor it subtracts, and the rest
 #   search     BENCH_SEARCH_RUNS (3) runs of 10 generations of sgemm offline:
 #              each best kernel against OpenBLAS's cblas_sgemm on the same
 #              shapes, timed by the same harness in the same run (target
@@ -232,13 +233,18 @@ PY
 # checks refuse BLAS in a candidate, rightly, so this runner is built by hand)
 runner_for() {
 	python3 - "$1" "$2" "$3" "${@:4}" <<'PY'
-import json, shlex, subprocess, sys
+import json, os, shlex, subprocess, sys
 build, kernel, out, libs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
-cmd = json.load(open(build))["command"]
-argv = shlex.split(cmd)
-argv[argv.index("-o") + 1] = out
-argv = [kernel if a.endswith("/kernel.c") else a for a in argv] + libs
-sys.exit(subprocess.call(argv))
+# a judge's build is two commands: the worker (the kernel), then the runner beside it
+for cmd in json.load(open(build))["command"].split(" && "):
+    argv = shlex.split(cmd)
+    o = argv.index("-o") + 1
+    worker = argv[o].endswith("/worker")
+    argv[o] = os.path.join(os.path.dirname(out), "worker") if worker else out
+    if any(a.endswith("/kernel.c") for a in argv):
+        argv = [kernel if a.endswith("/kernel.c") else a for a in argv] + libs
+    if subprocess.call(argv) != 0:
+        sys.exit(1)
 PY
 }
 
@@ -318,9 +324,10 @@ sgemm(int M, int N, int K, const float *A, const float *B, float *C)
 }
 C
 	# shellcheck disable=SC2046
-	runner_for "$work/search1/gen-000/c0/build.json" "$work/openblas.c" "$work/openblas-runner" $(pkg-config --cflags --libs openblas)
-	medians "$work/openblas-runner" "${runners[@]}" >"$work/medians.txt"
-	python3 - "$work/medians.txt" "$work/openblas-runner" "$work/search-runs.txt" >"$work/search.txt" <<'PY'
+	mkdir -p "$work/openblas"
+	runner_for "$work/search1/gen-000/c0/build.json" "$work/openblas.c" "$work/openblas/runner" $(pkg-config --cflags --libs openblas)
+	medians "$work/openblas/runner" "${runners[@]}" >"$work/medians.txt"
+	python3 - "$work/medians.txt" "$work/openblas/runner" "$work/search-runs.txt" >"$work/search.txt" <<'PY'
 import json, math, os, statistics, sys
 t = {}
 for line in open(sys.argv[1]):
@@ -371,10 +378,47 @@ PY
 	say ""
 }
 
-for section in ${BENCH_SECTIONS:-overhead scale parallel cost search}; do
+# judge: what the judge costs a call on the CPU (kernels/common/ks_judge.h): the exchange it times and
+# subtracts (the floor), and the rest of a call beside the kernel's time (new inputs, fingerprints,
+# the quiet period, signals), from the seed's runner on small shapes where it shows most
+judge() {
+	local pop=$work/judge c=$work/judge/gen-000/c0
+	ks-init -p sgemm -t cpu -k 1 "$pop" >/dev/null 2>&1
+	mkdir -p "$c"
+	cp "$root/kernels/sgemm/seed.c" "$c/kernel.c"
+	ks-build "$c" >/dev/null 2>&1
+	"$c/runner" --time-cap 2 --min-runs 300 --test 1x1x1 --bench 1x1x1 32x32x32 128x128x128 >"$work/judge.json"
+	python3 - "$work/judge.json" >"$work/judge.txt" <<'PY'
+import json, re, sys
+v = json.load(open(sys.argv[1]))
+floor, width = re.search(r"; ([0-9.]+) us \(the median of [0-9]+ empty calls .*; middle half ([0-9.]+) us wide\)", v["timer"]).groups()
+print("FLOOR %s %s" % (floor, width))
+for r in v["results"]:
+    # a call's whole wall time, the checks (one in four calls, and before and after) taken out
+    per_call = (r["wall_s"] - r["checks_s"]) / r["runs"] * 1e6
+    print("SHAPE | %s | %.1f | %d | %.1f | %.1f |" % ("x".join(map(str, r["shape"])), r["time_us"], r["runs"], per_call, per_call - r["time_us"]))
+PY
+	local floor width
+	read -r _ floor width < <(grep '^FLOOR' "$work/judge.txt")
+	say "## What the judge costs a call"
+	say ""
+	say "The CPU runner is a judge that runs the kernel in a process of its own and times each call from waking it to"
+	say "its being stopped after it answered (kernels/common/ks_judge.h). \`runner --time-cap 2 --min-runs 300 --bench"
+	say "1x1x1 32x32x32 128x128x128\` on the sgemm seed: the exchange of an empty call, measured before the kernel ran and"
+	say "subtracted from every time, is $floor us (middle half $width us wide); a call's whole wall time, checks left out, beside"
+	say "the kernel's time is the rest of the judge's cost (new inputs drawn, two fingerprints of the kernel's memory, the"
+	say "quiet period of at least 100 us, four signals)."
+	say ""
+	say "| shape | time_us | runs | wall per call (us) | judge's cost beside the call (us) |"
+	say "|---|---|---|---|---|"
+	grep '^SHAPE' "$work/judge.txt" | sed 's/^SHAPE //' >>"$report"
+	say ""
+}
+
+for section in ${BENCH_SECTIONS:-overhead scale parallel cost search judge}; do
 	case $section in
-	overhead | scale | parallel | cost | search) "$section" ;;
-	*) echo "bench/run.sh: BENCH_SECTIONS: no section '$section' (overhead scale parallel cost search)" >&2; exit 2 ;;
+	overhead | scale | parallel | cost | search | judge) "$section" ;;
+	*) echo "bench/run.sh: BENCH_SECTIONS: no section '$section' (overhead scale parallel cost search judge)" >&2; exit 2 ;;
 	esac
 done
 

@@ -22,7 +22,7 @@ readme_problem() {
 		file != "" && /^```/ { if (inblock) { inblock = 0; file = "" } else inblock = 1; next }
 		inblock { print > file }' "$KS_ROOT/README.md"
 	local f
-	for f in problem.json reference.h reference.c harness.c seed.c task.md; do
+	for f in problem.json reference.h reference.c harness.c call.c seed.c task.md; do
 		[ -s ~/problems/histogram/$f ] || fail "the README gives no $f"
 	done
 }

@@ -233,6 +233,12 @@ static int
 plan_build(const struct ks_compile_job *j, struct build_plan *b)
 {
 	memset(b, 0, sizeof *b);
+	if (!ks_problem_judged(j->prob) && j->target->judge_common) {
+		/* a target with a judge runs every kernel under it: none is linked into the harness's process */
+		ks_warnx("'%s': target %s runs the kernel in a process of its own: give \"worker_sources\", the "
+		    "call glue (README.md, \"A new problem, step by step\")", j->prob->path, j->target->name);
+		return -1;
+	}
 	if (!ks_problem_judged(j->prob)) {
 		b->argv[0] = program_argv(j, j->target->common, "harness_sources", 1, j->runner);
 		b->out[0] = ks_estrdup(j->runner);
