@@ -170,8 +170,54 @@ null"
 	ks-bench pop/gen-000/c0
 	run -0 jf pop/gen-000/c0/bench.json .status .timer
 	assert_line --index 0 ok
-	assert_line --index 1 --regexp "^the judge's CLOCK_MONOTONIC, in a process the kernel never runs in, .*; [0-9.]+ us \(the median of 201 empty calls measured before the kernel ran; middle half [0-9.]+ us wide\) is subtracted from each time"
+	assert_line --index 1 --regexp "^the judge's CLOCK_MONOTONIC, in a process the kernel never runs in, .*; [0-9.]+ us \(the median of 401 empty calls measured before the kernel ran; middle half [0-9.]+ us wide\) is subtracted from each time"
 	# the runner holds none of the kernel's code: the kernel's object is linked into the worker only
 	nm pop/gen-000/c0/worker | grep -q ' T sgemm$'
 	run -1 bash -c "nm pop/gen-000/c0/runner | grep -q ' T sgemm$'"
+}
+
+# ratio_to_control NAME: NAME.c's score over the same file's with TRICK 0 (the same honest work,
+# no trick), benched alternately three times; the median of the three ratios
+ratio_to_control() {
+	local i trick control ratios=
+	sed 's/^#define TRICK 1/#define TRICK 0/' "$ADV/$1.c" >control.c
+	for i in 1 2 3; do
+		ADV=$ADV judge "$1" >/dev/null
+		trick=$(jget pop/gen-000/c0/bench.json .score_us)
+		ADV=$PWD judge control >/dev/null
+		control=$(jget pop/gen-000/c0/bench.json .score_us)
+		ratios="$ratios $(awk -v t="$trick" -v c="$control" 'BEGIN { printf "%.3f", t / c }')"
+	done
+	tr ' ' '\n' <<<"$ratios" | sed '/^$/d' | sort -n | sed -n 2p
+}
+
+@test "round three, item 4 (r3_resolve_libc): libc reached without imports finds no clock of the judge's to slow" {
+	# (at e1c1778: ok at 0.30x of the same work, the runner's clock_gettime GOT slot pointed at a slow clock)
+	local r
+	r=$(ratio_to_control r3_resolve_libc)
+	awk -v r="$r" 'BEGIN { exit !(r > 0.8) }' || fail "r3_resolve_libc scored $r of its control"
+}
+
+@test "round three, item 5 (r3_unwind_t0): the timed call's start time is in the judge, not in the kernel's callers' frames" {
+	# (at e1c1778: ok at 0.30x, host_time_call's t0 moved through the registers __builtin_unwind_init spilled)
+	local r
+	r=$(ratio_to_control r3_unwind_t0)
+	awk -v r="$r" 'BEGIN { exit !(r > 0.8) }' || fail "r3_unwind_t0 scored $r of its control"
+}
+
+@test "round three, item 5 (r3_heap_samples): the timing samples are in the judge, not in the kernel's heap" {
+	# (at e1c1778: ok at 0.60x, the samples found by their malloc chunks and shrunk)
+	local r
+	r=$(ratio_to_control r3_heap_samples)
+	awk -v r="$r" 'BEGIN { exit !(r > 0.8) }' || fail "r3_heap_samples scored $r of its control"
+}
+
+@test "round three, items 3 and 5: patching ks_problem (from another thread, or by MAP_FIXED over RELRO) or aiming the reference at C finds nothing of the judge's" {
+	# (at e1c1778: each ok with wrong output: the check replaced by one that passes, or comparing C with itself)
+	local k
+	for k in r3_seccomp_thread r3_map_fixed r3_ref_alias; do
+		run -0 judge $k
+		assert_line --index 0 incorrect
+		assert_line --index 1 --regexp "^shape 1x1x1: C\[0\]\[0\] = (nan|0), expected "
+	done
 }

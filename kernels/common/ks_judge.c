@@ -31,8 +31,8 @@
 #include "ks_judge.h"
 
 #define MAX_SHARED	64		/* live shared buffers */
-#define FLOOR_WARMUP	20		/* empty calls before the floor is measured */
-#define FLOOR_CALLS	201		/* empty calls measured */
+#define FLOOR_WARMUP_S	0.05		/* empty calls for this long before the floor is measured */
+#define FLOOR_CALLS	401		/* empty calls measured */
 #define LOG_CAP		((size_t)1 << 20) /* the worker's output copied to the log, at most */
 #define OUTPUT_MAX	((size_t)64 << 20) /* and what it may write in all */
 #define QUIET_MIN_S	100e-6		/* the quiet period after a call: at least this, */
@@ -580,18 +580,25 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* the floor: the median of FLOOR_CALLS empty calls, before any code of the candidate ran */
+/*
+ * The floor: the median of FLOOR_CALLS empty calls, before any code of
+ * the candidate ran, after FLOOR_WARMUP_S of them (the two processes'
+ * CPUs awake and their caches warm, as they are between timed calls).
+ */
 static void
 measure_floor(void)
 {
-	double t[FLOOR_CALLS];
+	double t[FLOOR_CALLS], dt, end;
 	struct ks_msg m;
 	char why[200];
 
 	memset(&m, 0, sizeof m);
 	m.type = KS_MSG_EMPTY;
-	for (int i = 0; i < FLOOR_WARMUP + FLOOR_CALLS; i++)
-		if (timed_exchange(&m, &t[i < FLOOR_WARMUP ? 0 : i - FLOOR_WARMUP], why, sizeof why) < 0)
+	for (end = now() + FLOOR_WARMUP_S; now() < end;)
+		if (timed_exchange(&m, &dt, why, sizeof why) < 0)
+			die("the worker failed before the kernel ran: %s", why);
+	for (int i = 0; i < FLOOR_CALLS; i++)
+		if (timed_exchange(&m, &t[i], why, sizeof why) < 0)
 			die("the worker failed before the kernel ran: %s", why);
 	qsort(t, FLOOR_CALLS, sizeof t[0], cmp_double);
 	W.floor_s = t[FLOOR_CALLS / 2];
