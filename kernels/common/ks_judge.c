@@ -104,6 +104,10 @@ ks_shared_alloc(size_t bytes)
 		die("more than %d shared buffers at once (a bug of the problem's harness)", MAX_SHARED);
 	if ((fd = memfd_create("ks-shared", MFD_CLOEXEC | MFD_ALLOW_SEALING)) < 0)
 		die("memfd_create failed: %s", strerror(errno));
+	/* a memfd is a file: past the file-size limit ftruncate fails (SIGXFSZ is ignored, ks_judge_start) */
+	if (ftruncate(fd, (off_t)len) != 0 && errno == EFBIG)
+		die("a buffer of %zu MiB for the kernel is over the file-size limit (ks-bench's KS_BENCH_FILE_MB)",
+		    len >> 20);
 	/* sealed at its size: the worker can neither shrink it under the judge (SIGBUS) nor grow it */
 	if (ftruncate(fd, (off_t)len) != 0 ||
 	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0 ||
@@ -640,8 +644,9 @@ ks_judge_start(const char *worker_path)
 		die("cannot run the worker '%s': %s", worker_path, strerror(errno));
 	if (getrandom(&W.key, sizeof W.key, 0) != (ssize_t)sizeof W.key)
 		W.key = mix((uint64_t)getpid() ^ (uint64_t)(now() * 1e9));
-	/* a dead worker's channel must fail the write, not kill the judge */
+	/* a dead worker's channel must fail the write, not kill the judge; so must a buffer too large */
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(pipefd, O_CLOEXEC) != 0)
 		die("cannot make the worker's channel: %s", strerror(errno));
 	fflush(NULL);
