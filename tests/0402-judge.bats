@@ -176,40 +176,33 @@ null"
 	run -1 bash -c "nm pop/gen-000/c0/runner | grep -q ' T sgemm$'"
 }
 
-# ratio_to_control NAME: NAME.c's score over the same file's with TRICK 0 (the same honest work,
-# no trick), benched alternately three times; the median of the three ratios
+# ratio_to_control NAME: NAME.c's score over the same file's with TRICK 0 (the same honest work, no
+# trick), each the least of three benches taken alternately: the least is what load spoils least
+# (tests run side by side here), and one thread each, which a busy neighbour slows less than two
 ratio_to_control() {
-	local i trick control ratios=
+	local i trick= control= t c
 	sed 's/^#define TRICK 1/#define TRICK 0/' "$ADV/$1.c" >control.c
 	for i in 1 2 3; do
-		ADV=$ADV judge "$1" >/dev/null
-		trick=$(jget pop/gen-000/c0/bench.json .score_us)
-		ADV=$PWD judge control >/dev/null
-		control=$(jget pop/gen-000/c0/bench.json .score_us)
-		ratios="$ratios $(awk -v t="$trick" -v c="$control" 'BEGIN { printf "%.3f", t / c }')"
+		OMP_NUM_THREADS=1 ADV=$ADV judge "$1" >/dev/null
+		t=$(jget pop/gen-000/c0/bench.json .score_us)
+		OMP_NUM_THREADS=1 ADV=$PWD judge control >/dev/null
+		c=$(jget pop/gen-000/c0/bench.json .score_us)
+		trick=$(awk -v a="${trick:-$t}" -v b="$t" 'BEGIN { print (b < a ? b : a) }')
+		control=$(awk -v a="${control:-$c}" -v b="$c" 'BEGIN { print (b < a ? b : a) }')
 	done
-	tr ' ' '\n' <<<"$ratios" | sed '/^$/d' | sort -n | sed -n 2p
+	awk -v t="$trick" -v c="$control" 'BEGIN { printf "%.3f\n", t / c }'
 }
 
-@test "round three, item 4 (r3_resolve_libc): libc reached without imports finds no clock of the judge's to slow" {
-	# (at e1c1778: ok at 0.30x of the same work, the runner's clock_gettime GOT slot pointed at a slow clock)
-	local r
-	r=$(ratio_to_control r3_resolve_libc)
-	awk -v r="$r" 'BEGIN { exit !(r > 0.8) }' || fail "r3_resolve_libc scored $r of its control"
-}
-
-@test "round three, item 5 (r3_unwind_t0): the timed call's start time is in the judge, not in the kernel's callers' frames" {
-	# (at e1c1778: ok at 0.30x, host_time_call's t0 moved through the registers __builtin_unwind_init spilled)
-	local r
-	r=$(ratio_to_control r3_unwind_t0)
-	awk -v r="$r" 'BEGIN { exit !(r > 0.8) }' || fail "r3_unwind_t0 scored $r of its control"
-}
-
-@test "round three, item 5 (r3_heap_samples): the timing samples are in the judge, not in the kernel's heap" {
-	# (at e1c1778: ok at 0.60x, the samples found by their malloc chunks and shrunk)
-	local r
-	r=$(ratio_to_control r3_heap_samples)
-	awk -v r="$r" 'BEGIN { exit !(r > 0.8) }' || fail "r3_heap_samples scored $r of its control"
+@test "round three, items 4 and 5: libc reached without imports, the callers' saved start time, the samples in the heap: nothing of the judge's to move" {
+	# (at e1c1778, each ok with the same work: r3_resolve_libc at 0.30x (the runner's clock_gettime
+	# slot pointed at a slow clock), r3_unwind_t0 at 0.30x (host_time_call's t0 moved through the
+	# registers __builtin_unwind_init spilled), r3_heap_samples at 0.60x (the samples found by their
+	# malloc chunks and shrunk))
+	local k r
+	for k in r3_resolve_libc r3_unwind_t0 r3_heap_samples; do
+		r=$(ratio_to_control $k)
+		awk -v r="$r" 'BEGIN { exit !(r > 0.75) }' || fail "$k scored $r of its control"
+	done
 }
 
 @test "round three, items 3 and 5: patching ks_problem (from another thread, or by MAP_FIXED over RELRO) or aiming the reference at C finds nothing of the judge's" {
@@ -220,4 +213,25 @@ ratio_to_control() {
 		assert_line --index 0 incorrect
 		assert_line --index 1 --regexp "^shape 1x1x1: C\[0\]\[0\] = (nan|0), expected "
 	done
+}
+
+@test "round three, items 1, 2, 6 and 7: a forged verdict, qsort and strtod of the kernel's, predicted inputs, a thread left working" {
+	# (at e1c1778: each ok, with a false time or wrong output; the numbers are in each file and tests/INTEGRITY.md)
+	run -0 judge r3_forge_fd
+	# its verdict goes to descriptors the worker does not have: the kernel did no work
+	assert_line --index 0 incorrect
+	assert_line --index 1 --regexp '^shape 1x1x1: C\[0\]\[0\] = nan, expected '
+	local name
+	for name in qsort strtod; do
+		run -0 judge r3_define_$name
+		assert_output "rejected
+the kernel defines the global symbol '$name': a kernel's object may define its entry point 'sgemm' and nothing else (make '$name' static), so that it cannot stand in for a function of the C library or of the harness"
+	done
+	# no seed, no opts, no future input anywhere in the worker: its scan of the stack for them runs off it
+	run -0 judge r3_predict_inputs
+	assert_line --index 0 --regexp '^(crashed|incorrect)$'
+	run -0 judge r3_work_after_return
+	assert_output --regexp "^(rejected
+(bench )?shape [0-9x]+: the kernel's memory changed after its call returned \(work after the return counts for nothing and is not allowed\)|incorrect
+.*)$"
 }
