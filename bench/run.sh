@@ -391,21 +391,22 @@ judge() {
 	python3 - "$work/judge.json" >"$work/judge.txt" <<'PY'
 import json, re, sys
 v = json.load(open(sys.argv[1]))
-floor, width = re.search(r"; ([0-9.]+) us \(the median of [0-9]+ empty calls .*; middle half ([0-9.]+) us wide\)", v["timer"]).groups()
-print("FLOOR %s %s" % (floor, width))
+floor, width, least = re.search(r"; ([0-9.]+) us \(the median of [0-9]+ empty calls .*; middle half ([0-9.]+) us wide\).*at least ([0-9.]+) us", v["timer"]).groups()
+print("FLOOR %s %s %s" % (floor, width, least))
 for r in v["results"]:
     # a call's whole wall time, the checks (one in four calls, and before and after) taken out
     per_call = (r["wall_s"] - r["checks_s"]) / r["runs"] * 1e6
     print("SHAPE | %s | %.1f | %d | %.1f | %.1f |" % ("x".join(map(str, r["shape"])), r["time_us"], r["runs"], per_call, per_call - r["time_us"]))
 PY
-	local floor width
-	read -r _ floor width < <(grep '^FLOOR' "$work/judge.txt")
+	local floor width least
+	read -r _ floor width least < <(grep '^FLOOR' "$work/judge.txt")
 	say "## What the judge costs a call"
 	say ""
 	say "The CPU runner is a judge that runs the kernel in a process of its own and times each call from waking it to"
 	say "its being stopped after it answered (kernels/common/ks_judge.h). \`runner --time-cap 2 --min-runs 300 --bench"
 	say "1x1x1 32x32x32 128x128x128\` on the sgemm seed: the exchange of an empty call, measured before the kernel ran and"
-	say "subtracted from every time, is $floor us (middle half $width us wide); a call's whole wall time, checks left out, beside"
+	say "subtracted from every time, is $floor us (middle half $width us wide), $least us at its lowest measured again before a shape's"
+	say "timed calls (an idle machine's CPUs wake slower at first); a call's whole wall time, checks left out, beside"
 	say "the kernel's time is the rest of the judge's cost (new inputs drawn, two fingerprints of the kernel's memory, the"
 	say "quiet period of at least 100 us, four signals)."
 	say ""

@@ -35,7 +35,7 @@ setup() {
 	assert_output true
 }
 
-@test "after_return: work a thread of the kernel's own does after the call returned is caught on the first shape" {
+@test "after_return: work a thread of the kernel's own does after the call returned is caught on the test shapes" {
 	# The worker runs only inside the judge's intervals: stopped when it says a call returned, its
 	# memory fingerprinted, run for a quiet period with no command, fingerprinted again.  A thread that
 	# writes in the quiet period is caught by the fingerprint; one that does not get the CPU then has
@@ -43,9 +43,10 @@ setup() {
 	# (before the judge: caught only when scheduling delayed it past a spot check)
 	allow clone
 	run -0 judge after_return
+	# (a 1x1x1 shape's one element may be done before the worker is stopped: then it was timed, and is right)
 	assert_output --regexp "^(rejected
-shape 1x1x1: the kernel's memory changed after its call returned \(work after the return counts for nothing and is not allowed\)|incorrect
-shape 1x1x1: C\[0\]\[0\] = nan, expected .*)$"
+shape [0-9x]+: the kernel's memory changed after its call returned \(work after the return counts for nothing and is not allowed\)|incorrect
+shape [0-9x]+: C\[[0-9]+\]\[[0-9]+\] = nan, expected .*)$"
 }
 
 @test "early_done: a reply forged before the work is done stops the clock, and the work that follows is caught" {
@@ -170,7 +171,7 @@ null"
 	ks-bench pop/gen-000/c0
 	run -0 jf pop/gen-000/c0/bench.json .status .timer
 	assert_line --index 0 ok
-	assert_line --index 1 --regexp "^the judge's CLOCK_MONOTONIC, in a process the kernel never runs in, .*; [0-9.]+ us \(the median of 401 empty calls measured before the kernel ran; middle half [0-9.]+ us wide\) is subtracted from each time"
+	assert_line --index 1 --regexp "^the judge's CLOCK_MONOTONIC, in a process the kernel never runs in, .*; [0-9.]+ us \(the median of 401 empty calls measured before the kernel ran; middle half [0-9.]+ us wide\), or the median of 31 measured again before a shape.s timed calls where lower \(at least [0-9.]+ us\), is subtracted from each time"
 	# the runner holds none of the kernel's code: the kernel's object is linked into the worker only
 	nm pop/gen-000/c0/worker | grep -q ' T sgemm$'
 	run -1 bash -c "nm pop/gen-000/c0/runner | grep -q ' T sgemm$'"

@@ -108,6 +108,12 @@ void ks_judge_start(const char *worker_path);
 int ks_judge_call(const int *dims, void *state, double *seconds, char *why,
     size_t n);
 
+/*
+ * The floor measured again, before a shape's timed calls, and taken when
+ * lower (never higher: the worker's code is the kernel's by then).
+ */
+void ks_judge_refloor(void);
+
 /* the verdict's "timer": how the judge measures, with the floor */
 const char *ks_judge_timer_text(void);
 
