@@ -192,14 +192,7 @@ the kernel uses inline assembly ('__asm__ __volatile__(' on line 10): a kernel f
 	run -0 judge os_denies
 	assert_line --index 0 rejected
 	# the runner built as ks-build builds the seed's, with this kernel instead: nothing checks its text
-	cp "$KS_ROOT/kernels/sgemm/seed.c" pop/gen-000/c0/kernel.c
-	ks-build pop/gen-000/c0
-	local cmd
-	cmd=$(jget pop/gen-000/c0/build.json .command)
-	cmd=${cmd//pop\/gen-000\/c0\/kernel.c/$ADV/os_denies.c}
-	cmd=${cmd//pop\/gen-000\/c0\/runner/$PWD/denies}
-	cmd=${cmd//pop\/gen-000\/c0\/worker/$PWD/worker}
-	eval "$cmd"
+	build_unchecked os_denies
 	run -0 ./denies --time-cap 0.01 --min-runs 1
 	run jq -r .correct <<<"$output"
 	assert_output true
