@@ -57,3 +57,28 @@ setup() {
 	TMPDIR=$BATS_TEST_TMPDIR run -0 "$KS_ROOT/tests/gpu/adversarial.sh" fp8-mm hip-nvidia
 	refute_output --partial FAIL
 }
+
+@test "hip-nvidia: the kernel's object defines its entry point only, and no constructor but nvcc's registration of its device code" {
+	# (round three, item 2: a GPU runner sorts its samples with qsort and parses --rtol with strtod, and
+	# the kernel is linked into it: a kernel defining either would change the harness's own calls)
+	ks-init -p fp8-mm -t hip-nvidia -k 3 pop
+	mkdir -p pop/gen-001/c0
+	{ cat "$KS_ROOT/kernels/fp8-mm/seed.hip"
+	  echo 'extern "C" void qsort(void *b, size_t n, size_t w, int (*c)(const void *, const void *)) { (void)b; (void)n; (void)w; (void)c; }'; } \
+		>pop/gen-001/c0/kernel.hip
+	ks-build pop/gen-001/c0
+	run -0 jf pop/gen-001/c0/build.json .rejected
+	assert_output "the kernel defines the global symbol 'qsort': a kernel's object may define its entry point 'fp8_mm' and nothing else (make 'qsort' static), so that it cannot stand in for a function of the C library or of the harness"
+	# a dynamic initializer is a constructor of the kernel's own, beside nvcc's
+	{ cat "$KS_ROOT/kernels/fp8-mm/seed.hip"; echo '#include <cstdio>'; echo 'static int early = printf("before main\n");'; } \
+		>pop/gen-001/c0/kernel.hip
+	ks-build pop/gen-001/c0
+	run -0 jf pop/gen-001/c0/build.json .rejected
+	assert_output --regexp "^the kernel has a constructor \(_GLOBAL__sub_I_[A-Za-z0-9_]+ in \.init_array\): code that runs before the call is not allowed$"
+	# the seed itself: nvcc's registration constructor and personality reference are the compiler's
+	cp "$KS_ROOT/kernels/fp8-mm/seed.hip" pop/gen-001/c0/kernel.hip
+	ks-build pop/gen-001/c0
+	run -0 jf pop/gen-001/c0/build.json .ok .rejected
+	assert_output "true
+null"
+}

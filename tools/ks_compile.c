@@ -501,6 +501,95 @@ static const char *const init_sections[] = { ".init_array", ".fini_array", ".pre
 	NULL };
 
 /*
+ * What a GPU compiler defines in every object with device code, not the
+ * kernel: the C++ personality routine's reference (nvcc's host side), and
+ * the constructor that registers the device code with the runtime
+ * (nvcc's, hipcc's), the one entry of .init_array such an object has.
+ */
+static const char *const compiler_globals[] = { "DW.ref.__gxx_personality_v0", NULL };
+static const char *const registration_ctors[] = { "_ZL24__sti____cudaRegisterAllv", "__hip_module_ctor", NULL };
+
+/* 1 for a target whose kernels hold device code, compiled by a GPU compiler */
+static int
+device_code(const struct ks_target *t)
+{
+	return strcmp(t->device, "nvidia") == 0 || strcmp(t->device, "amd") == 0;
+}
+
+static int
+listed(const char *const *list, const char *name)
+{
+	for (; *list; list++)
+		if (strcmp(*list, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* the name of the function at offset addend of section sect in obj (readelf -sW), or NULL; allocated */
+static char *
+function_at(const char *obj, const char *sect, unsigned long addend)
+{
+	char *sh[] = { "readelf", "-SW", (char *)obj, NULL }, *sy[] = { "readelf", "-sW", (char *)obj, NULL };
+	char *sections = ks_proc_capture(sh, 60), *symbols = NULL, *found = NULL, name[256];
+	long index = -1;
+
+	for (char *line = sections, *save = NULL, *l; sections && index < 0 && (l = strtok_r(line, "\n", &save));
+	    line = NULL) {
+		long i;
+
+		/* "  [ 2] .text             PROGBITS ..." */
+		if (sscanf(l, " [%ld] %255s", &i, name) == 2 && strcmp(name, sect) == 0)
+			index = i;
+	}
+	if (index >= 0 && (symbols = ks_proc_capture(sy, 60)))
+		for (char *line = symbols, *save = NULL, *l; !found && (l = strtok_r(line, "\n", &save)); line = NULL) {
+			unsigned long value;
+			char type[32], ndx[32];
+
+			/* "    19: 000000000000038c   147 FUNC    LOCAL  DEFAULT    2 _ZL24__sti____cudaRegisterAllv" */
+			if (sscanf(l, " %*[0-9]: %lx %*s %31s %*s %*s %31s %255s", &value, type, ndx, name) == 4 &&
+			    strcmp(type, "FUNC") == 0 && strtol(ndx, NULL, 10) == index && value == addend)
+				found = ks_estrdup(name);
+		}
+	free(sections);
+	free(symbols);
+	return found;
+}
+
+/*
+ * NULL when .init_array holds only the compiler's registration of device
+ * code (at most one entry), else why not.  readelf -rW gives each entry
+ * as "SYMBOL + ADDEND", the symbol often a section (".text + 38c").
+ */
+static char *
+init_array_refusal(const char *obj)
+{
+	char *rd[] = { "readelf", "-rW", (char *)obj, NULL }, *text = ks_proc_capture(rd, 60), *why = NULL;
+	int in = 0, entries = 0;
+
+	for (char *line = text, *save = NULL, *l; text && !why && (l = strtok_r(line, "\n", &save)); line = NULL) {
+		char target[256], *fn;
+		unsigned long addend = 0;
+
+		if (strncmp(l, "Relocation section", 18) == 0) {
+			in = strstr(l, "'.rela.init_array'") != NULL;
+			continue;
+		}
+		/* "0000000000000000  0000000200000001 R_X86_64_64  0000000000000000 .text + 38c" */
+		if (!in || sscanf(l, "%*x %*x %*s %*x %255s + %lx", target, &addend) < 1)
+			continue;
+		entries++;
+		fn = target[0] == '.' ? function_at(obj, target, addend) : ks_estrdup(target);
+		if (entries > 1 || !fn || !listed(registration_ctors, fn))
+			why = ks_easprintf("has a constructor (%s in .init_array): code that runs before the call is not "
+			    "allowed", fn ? fn : target);
+		free(fn);
+	}
+	free(text);
+	return why;
+}
+
+/*
  * What the kernel's object defines for others (nm --defined-only -g): the
  * entry point and nothing else.  A kernel that defined qsort, strtod or
  * memcpy would take the place of the C library's in every call of its
@@ -523,7 +612,8 @@ definitions_refusal(const struct ks_compile_job *j, const char *obj)
 		if (type == 'i')
 			why = ks_easprintf("defines '%s' as an indirect function (IFUNC), whose resolver would run before "
 			    "main: define the entry point '%s' only", name, j->prob->entry_name);
-		else if (((isupper((unsigned char)type) && type != 'N') || type == 'u') && !is_entry(name, j->prob->entry_name))
+		else if (((isupper((unsigned char)type) && type != 'N') || type == 'u') && !is_entry(name, j->prob->entry_name) &&
+		    !(device_code(j->target) && listed(compiler_globals, name)))
 			why = ks_easprintf("defines the global symbol '%s': a kernel's object may define its entry point "
 			    "'%s' and nothing else (make '%s' static), so that it cannot stand in for a function of the C "
 			    "library or of the harness", name, j->prob->entry_name, name);
@@ -535,10 +625,16 @@ definitions_refusal(const struct ks_compile_job *j, const char *obj)
 			/* "  [ 5] .init_array        INIT_ARRAY ..." */
 			if (!br || sscanf(br + 1, "%255s", name) != 1)
 				continue;
-			for (const char *const *s = init_sections; *s && !why; s++)
-				if (strncmp(name, *s, strlen(*s)) == 0)
+			for (const char *const *s = init_sections; *s && !why; s++) {
+				if (strncmp(name, *s, strlen(*s)) != 0)
+					continue;
+				/* a GPU object's .init_array registers its device code: that one entry, and no other */
+				if (device_code(j->target) && strcmp(name, ".init_array") == 0)
+					why = init_array_refusal(obj);
+				else
 					why = ks_easprintf("has a constructor or destructor (its object holds section %s): code "
 					    "that runs before or after the call is not allowed", name);
+			}
 		}
 	free(syms);
 	free(sections);
@@ -584,8 +680,7 @@ imports_refusal(const struct ks_compile_job *j, const char *dir)
 	}
 	if (!why && syms)
 		why = host_instructions_refusal(obj);
-	/* a judge's kernel (the GPU targets' registration constructors are not told apart yet) */
-	if (!why && syms && ks_problem_judged(j->prob))
+	if (!why && syms)
 		why = definitions_refusal(j, obj);
 	ks_argv_free(argv);
 	free(syms);
