@@ -192,11 +192,20 @@ ratio_to_control() {
 	# slot pointed at a slow clock), r3_unwind_t0 at 0.30x (host_time_call's t0 moved through the
 	# registers __builtin_unwind_init spilled), r3_heap_samples at 0.60x (the samples found by their
 	# malloc chunks and shrunk))
+	# Under the suite's own load a ratio of 0.72 was seen once: make test asks more than 0.5, which the
+	# 0.30x tricks fail; make test-all (the test below) asks 0.75, which r3_heap_samples' 0.60x fails too.
 	local k r
 	for k in r3_resolve_libc r3_unwind_t0 r3_heap_samples; do
 		r=$(ratio_to_control $k)
-		awk -v r="$r" 'BEGIN { exit !(r > 0.75) }' || fail "$k scored $r of its control"
+		awk -v r="$r" 'BEGIN { exit !(r > 0.5) }' || fail "$k scored $r of its control"
 	done
+}
+
+@test "round three, item 5 (slow): r3_heap_samples, whose trick was worth 0.60x, within 0.75 of its control" {
+	slow
+	local r
+	r=$(ratio_to_control r3_heap_samples)
+	awk -v r="$r" 'BEGIN { exit !(r > 0.75) }' || fail "r3_heap_samples scored $r of its control"
 }
 
 @test "round three, items 3 and 5: patching ks_problem (from another thread, or by MAP_FIXED over RELRO) or aiming the reference at C finds nothing of the judge's" {
