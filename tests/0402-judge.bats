@@ -28,7 +28,7 @@ setup() {
 	assert_output true
 }
 
-@test "after_return: work a thread of the kernel's own does after the call returned is caught on the test shapes" {
+@test "after_return: work a thread of the kernel's own does after the call returned is caught" {
 	# The worker runs only inside the judge's intervals: stopped when it says a call returned, its
 	# memory fingerprinted, run for a quiet period with no command, fingerprinted again.  A thread that
 	# writes in the quiet period is caught by the fingerprint; one that does not get the CPU then has
@@ -38,7 +38,7 @@ setup() {
 	run -0 judge after_return
 	# (a 1x1x1 shape's one element may be done before the worker is stopped: then it was timed, and is right)
 	assert_output --regexp "^(rejected
-shape [0-9x]+: the kernel's memory changed after its call returned \(work after the return counts for nothing and is not allowed\)|incorrect
+(bench )?shape [0-9x]+: the kernel's memory changed after its call returned \(work after the return counts for nothing and is not allowed\)|incorrect
 shape [0-9x]+: C\[[0-9]+\]\[[0-9]+\] = nan, expected .*)$"
 }
 

@@ -27,8 +27,14 @@ static const char *const cpu_libs[] = { "-lm", NULL };
 static const char *const cuda_flags[] = {
 	"-std=c++17", "-O3", "-Xptxas", "-v", "-Xcompiler", "-Wall", "-x", "cu", NULL
 };
-/* The GPU timer is HIP; nvcc reads it through the project's HIP-on-CUDA headers. */
+/*
+ * A GPU runner is a judge and its worker too (kernels/common/ks_judge.h):
+ * the judge's device work and the worker's are HIP, which nvcc reads
+ * through the project's HIP-on-CUDA headers.
+ */
 static const char *const nvidia_common[] = { "ks_harness.c", "ks_gpu.hip", NULL };
+static const char *const nvidia_judge[] = { "ks_harness.c", "ks_judge.c", "ks_gpu.hip", NULL };
+static const char *const nvidia_worker[] = { "ks_worker.c", "ks_worker_gpu.hip", NULL };
 static const char *const hip_on_cuda[] = { "hip-on-cuda", NULL };
 static const char *const no_libs[] = { NULL };
 static const char *const no_includes[] = { NULL };
@@ -38,6 +44,9 @@ static const char *const hip_amd_flags[] = {
 	"-O3", "-Rpass-analysis=kernel-resource-usage", "-Wall", NULL
 };
 static const char *const hip_common[] = { "ks_harness.hip", "ks_gpu.hip", NULL };
+/* hipcc compiles every file as C++ and refuses a .c: the judge's and the worker's C come in through .hip files */
+static const char *const hip_judge[] = { "ks_harness.hip", "ks_judge.hip", "ks_gpu.hip", NULL };
+static const char *const hip_worker[] = { "ks_worker.hip", "ks_worker_gpu.hip", NULL };
 
 /*
  * What a kernel's object may import, by exact name (nm -u): the C
@@ -103,13 +112,16 @@ static const char *const hip_amd_imports[] = {
 static const struct ks_target targets[] = {
 	{ "cpu", "c", "cc", "KS_CC", cpu_flags, NULL, NULL, cpu_common, cpu_judge, cpu_worker, no_includes, cpu_libs,
 	    "cpu", KS_RES_NONE, cpu_imports, 0 },
-	{ "cuda", "cu", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_common, NULL, NULL, hip_on_cuda, no_libs,
+	{ "cuda", "cu", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_common, nvidia_judge, nvidia_worker,
+	    hip_on_cuda, no_libs,
 	    "nvidia", KS_RES_PTXAS, cuda_imports, 1 },
 	/* HIP source for NVIDIA: nvcc with the HIP-on-CUDA headers, which Debian's do not do for CUDA 13. */
-	{ "hip-nvidia", "hip", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_common, NULL, NULL, hip_on_cuda,
+	{ "hip-nvidia", "hip", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_common, nvidia_judge,
+	    nvidia_worker, hip_on_cuda,
 	    no_libs, "nvidia", KS_RES_PTXAS, cuda_imports, 1 },
 	/* MI300X is gfx942; Debian 12's hipcc 5.2 knows gfx940 but not gfx942 (KS_GPU_ARCH=gfx940). */
-	{ "hip-amd", "hip", "hipcc", "KS_HIPCC", hip_amd_flags, "--offload-arch=%s", "gfx942", hip_common, NULL, NULL,
+	{ "hip-amd", "hip", "hipcc", "KS_HIPCC", hip_amd_flags, "--offload-arch=%s", "gfx942", hip_common, hip_judge,
+	    hip_worker,
 	    no_includes, no_libs, "amd", KS_RES_AMDGPU, hip_amd_imports, 1 },
 	/*
 	 * Judged by a command the user names (KS_EVAL_CMD, ks_external.c):
@@ -312,6 +324,27 @@ parse_amdgpu(const char *line, cJSON *kernels, cJSON **cur)
 		}
 }
 
+/*
+ * A judge's build compiles two programs into one log; a kernel named
+ * twice (the same source seen by both) is reported once, as first read.
+ */
+static void
+drop_repeats(cJSON *kernels)
+{
+	for (int i = cJSON_GetArraySize(kernels) - 1; i > 0; i--) {
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(kernels, i), "name");
+
+		for (int j = 0; j < i && cJSON_IsString(name); j++) {
+			const cJSON *other = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(kernels, j), "name");
+
+			if (cJSON_IsString(other) && strcmp(name->valuestring, other->valuestring) == 0) {
+				cJSON_DeleteItemFromArray(kernels, i);
+				break;
+			}
+		}
+	}
+}
+
 cJSON *
 ks_target_resources(const struct ks_target *t, const char *diagnostics)
 {
@@ -330,6 +363,7 @@ ks_target_resources(const struct ks_target *t, const char *diagnostics)
 			parse_amdgpu(line, kernels, &cur);
 	}
 	free(text);
+	drop_repeats(kernels);
 	if (cJSON_GetArraySize(kernels) == 0) {
 		cJSON_Delete(res);
 		return NULL;

@@ -76,6 +76,18 @@ void ks_gpu_download(void *host, const void *dev, size_t bytes,
 /* every byte of dev[0..bytes) set to value, in stream order */
 void ks_gpu_fill(void *dev, int value, size_t bytes, const char *what);
 
+/*
+ * A judge runner's device memory for the kernel's arguments (ks_judge.h):
+ * hipMalloc'd, and opened by the worker by its IPC handle.  NULL when the
+ * device has too little.  ks_gpu_shared_free gives it back once the
+ * worker has closed it.
+ */
+void *ks_gpu_shared_alloc(size_t bytes, const char *what);
+void ks_gpu_shared_free(void *dev);
+
+/* a judge's runtime brought up before its worker starts (ks_judge.c calls it) */
+void ks_gpu_judge_start(void);
+
 /* the name of the current device, "NVIDIA H200" say */
 const char *ks_gpu_device_name(void);
 

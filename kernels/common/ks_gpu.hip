@@ -42,6 +42,7 @@
 #include <hip/hip_runtime.h>
 
 #include "ks_gpu.h"
+#include "ks_judge.h"
 
 #define FLUSH_LLCS	2	/* the flush reads this many last-level caches */
 
@@ -442,4 +443,151 @@ ks_gpu_time_call(void (*run)(void *), void *state)
 	check_flags("during a timed call");
 	/* a call as short as the floor is within its noise of zero */
 	return t > 0 ? t : 0;
+}
+
+/* ---- a judge's side (ks_judge.h): device memory the worker opens, and the judge's device work around a call ---- */
+
+static void
+shared_release(void *dev)
+{
+	ks_gpu_free(dev);
+}
+
+/*
+ * The runtime may carve small allocations out of one larger block, and
+ * an IPC handle shares the whole block, so a worker would get whatever
+ * of the judge's lies beside its buffer (and a pointer to the block's
+ * start, not the buffer's: seen on the H200).  An allocation of a
+ * multiple of 2 MiB is never carved so (CUDA's programming guide,
+ * "Interprocess Communication"): each shared buffer is one, alone.
+ */
+#define SHARED_GRAIN	((size_t)2 << 20)
+
+void *
+ks_gpu_shared_alloc(size_t bytes, const char *what)
+{
+	unsigned char handle[KS_JUDGE_HANDLE_BYTES];
+	hipIpcMemHandle_t h;
+	void *p;
+
+	if (bytes > SIZE_MAX - SHARED_GRAIN)
+		return NULL;
+	bytes = (bytes + SHARED_GRAIN - 1) / SHARED_GRAIN * SHARED_GRAIN;
+	if (bytes == 0)
+		bytes = SHARED_GRAIN;
+	if ((p = ks_gpu_malloc(bytes, what)) == NULL)
+		return NULL;
+	ks_gpu_check(hipIpcGetMemHandle(&h, p), "hipIpcGetMemHandle");
+	memset(handle, 0, sizeof handle);
+	memcpy(handle, &h, sizeof h < sizeof handle ? sizeof h : sizeof handle);
+	ks_judge_share_device(p, bytes, handle, shared_release);
+	return p;
+}
+
+void
+ks_gpu_shared_free(void *dev)
+{
+	ks_judge_unshare_device(dev);
+}
+
+/*
+ * The judge's runtime up before its worker's, with the host spinning on
+ * the device as the worker's does: a blocking wait would put a sleeping
+ * thread's wake-up into every interval.
+ */
+void
+ks_gpu_judge_start(void)
+{
+	ks_gpu_check(hipSetDeviceFlags(hipDeviceScheduleSpin), "hipSetDeviceFlags");
+	if (!T.ready)
+		timer_setup();
+}
+
+/* before a call: the caches flushed, the device idle (the judge's work done) */
+void
+ks_gpu_judge_before_call(void)
+{
+	if (!T.ready)
+		timer_setup();
+	flush_caches();
+	ks_gpu_sync("cache flush");
+}
+
+/*
+ * After a call: one empty kernel of the judge's, waited for.  The device
+ * runs one process's context at a time, so it runs only when the
+ * worker's work is done or pushed off the device.
+ */
+void
+ks_gpu_judge_settle(void)
+{
+	ks_gpu_empty<<<1, 1, 0, 0>>>();
+	ks_gpu_sync("the judge's kernel after the call");
+}
+
+static __device__ unsigned long long
+ks_gpu_mix(unsigned long long z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * A keyed hash of n bytes: the sum over every 8-byte word of a mix of
+ * the key, its index and the word; the tail of n % 8 bytes as one more
+ * word.  A sum, so the blocks may add in any order.  Not static, as
+ * ks_gpu_flush_read.
+ */
+__global__ void
+ks_gpu_hash(const unsigned char *p, size_t n, unsigned long long key, unsigned long long *out)
+{
+	const unsigned long long *w = (const unsigned long long *)p;
+	size_t words = n / 8, i;
+	unsigned long long h = 0;
+
+	for (i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < words; i += (size_t)gridDim.x * blockDim.x)
+		h += ks_gpu_mix(key ^ ks_gpu_mix(w[i] + i * 0x9e3779b97f4a7c15ull));
+	if (blockIdx.x == 0 && threadIdx.x == 0 && n % 8) {
+		unsigned long long tail = 0;
+
+		for (i = words * 8; i < n; i++)
+			tail = tail << 8 | p[i];
+		h += ks_gpu_mix(key ^ ks_gpu_mix(tail + words * 0x9e3779b97f4a7c15ull + n));
+	}
+	atomicAdd(out, h);
+}
+
+/* the keyed hash of n buffers of device memory, each with a key of its own, in one wait */
+uint64_t
+ks_gpu_fingerprint(const void *const *devs, const size_t *lens, int n, uint64_t key)
+{
+	static unsigned long long *sum;
+	unsigned long long h[KS_JUDGE_MAX_ARGS], all = 0;
+	int i;
+
+	if (n > KS_JUDGE_MAX_ARGS)
+		n = KS_JUDGE_MAX_ARGS;
+	if (!sum && (sum = (unsigned long long *)ks_gpu_malloc(KS_JUDGE_MAX_ARGS * sizeof *sum,
+	    "fingerprint")) == NULL)
+		ks_gpu_check(hipErrorMemoryAllocation, "fingerprint");
+	ks_gpu_fill(sum, 0, n * sizeof *sum, "fingerprint");
+	for (i = 0; i < n; i++)
+		ks_gpu_hash<<<T.flush_blocks ? T.flush_blocks : 1024, 256, 0, 0>>>((const unsigned char *)devs[i],
+		    lens[i], key + 0x9e3779b97f4a7c15ull * (unsigned long long)(i + 1), sum + i);
+	ks_gpu_download(h, sum, n * sizeof *sum, "fingerprint");
+	for (i = 0; i < n; i++)
+		all = (all ^ h[i]) * 0x100000001b3ull + (unsigned long long)i;
+	return all;
+}
+
+const char *
+ks_gpu_judge_device_text(void)
+{
+	static char text[TEXT_MAX];
+
+	snprintf(text, sizeof text, "%s on %s (L2 %.1f MiB): before each call the judge reads %.1f MiB to "
+	    "flush the caches (clean lines only) and waits for the device", EVENTS_NAME, ks_gpu_device_name(),
+	    T.flush_bytes / FLUSH_LLCS / 1048576.0, T.flush_bytes / 1048576.0);
+	return text;
 }

@@ -136,6 +136,8 @@ void ks_judge_start(const char *worker_path) __attribute__((weak));
 const char *ks_judge_timer_text(void) __attribute__((weak));
 void ks_judge_finish(void) __attribute__((weak));
 void ks_judge_refloor(void) __attribute__((weak));
+void ks_judge_start_unconfined(const char *worker_path) __attribute__((weak));
+void ks_judge_profile_call(const int *dims, void *state) __attribute__((weak));
 
 struct report {
 	const char *timer_moved;	/* why the timer cannot be trusted; NULL */
@@ -1308,23 +1310,34 @@ prepare_timer(void)
  * checked or reported, and the run is not locked down (a profiler's
  * injection opens files and sockets in the process).
  */
+static const char *worker_path(const struct opts *o);
+
 static void
 profile_one(const struct opts *o)
 {
 	void *st;
 
-	if (!ks_profile_range || ks_judge_call)
+	if (!ks_profile_range)
 		die(2, "--profile: this runner has no profiler range (GPU "
 		    "runners have)");
 	if (o->nbenches == 0)
 		die(2, "--profile: give the shape with --bench SHAPE");
-	prepare_timer();
+	if (ks_judge_start_unconfined)
+		ks_judge_start_unconfined(worker_path(o));
+	else
+		prepare_timer();
 	st = setup_shape(&o->benches[0]);
 	/* warmed up as a bench is: a profile of one call on a GPU still at idle clocks is no bench's call */
 	(void)warm_up(&o->benches[0], st);
-	ks_profile_range(1);
-	P->run(st);
-	ks_profile_range(0);
+	if (ks_judge_profile_call) {
+		/* the worker opens the range around the call alone */
+		ks_judge_profile_call(o->benches[0].dims, st);
+		ks_judge_finish();
+	} else {
+		ks_profile_range(1);
+		P->run(st);
+		ks_profile_range(0);
+	}
 	P->teardown(st);
 }
 

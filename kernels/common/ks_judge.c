@@ -8,11 +8,15 @@
  * never enters; all the worker can touch is the shared buffers (the
  * kernel's arguments) and its end of the channel.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -40,15 +44,45 @@
 #define QUIET_SHARE	0.1		/* or this share of the call */
 #define QUIET_MAX_S	20e-3		/* and at most this */
 #define TEXT_MAX	1024
+/*
+ * How far a GPU worker's times may fall short of the judge's interval
+ * less an empty call's exchange: by the median over the calls, at most
+ * MARGIN_MIN_S (or MARGIN_IQRS widths of the empty calls' middle half)
+ * and MARGIN_SHARE of the interval; a single call, CALL_MARGINS times as
+ * far (a call beyond is taken at that bound).  Not less: on the H200 an
+ * honest call's interval stood a median of 40 us (rmsnorm's seed, 70 us
+ * calls) and 220 us (fp8-mm's, 37 to 81 ms) further above its events than
+ * an empty call's, and single calls up to 200 and 450 us
+ * (kernels/GPU-RESULTS.md): the two GPU context switches and the wake-ups
+ * it holds cost more after a real kernel than after an empty one.
+ */
+#define MARGIN_MIN_S	100e-6
+#define MARGIN_IQRS	4
+#define MARGIN_SHARE	0.01
+#define CALL_MARGINS	3
+#define SHORTS_KEPT	1024		/* the calls the median is over: the latest */
+#define SHORTS_MIN	9		/* and no fewer */
+/* the fingerprint after a call may take this much longer than the judge's own measure of it */
+#define FP_SLOW_SHARE	4
+#define FP_SLOW_S	1e-3
+
+/* a GPU runner's device work (ks_gpu.hip); absent from a CPU runner */
+void ks_gpu_judge_before_call(void) __attribute__((weak));
+void ks_gpu_judge_settle(void) __attribute__((weak));
+uint64_t ks_gpu_fingerprint(const void *const *devs, const size_t *lens, int n, uint64_t key) __attribute__((weak));
+const char *ks_gpu_judge_device_text(void) __attribute__((weak));
+void ks_gpu_judge_start(void) __attribute__((weak));
 
 static struct {
 	void *p;
 	size_t len;
-	int fd;
+	int fd;			/* a memfd; -1 for device memory */
 	uint32_t id;
 	int mapped;		/* the worker has it */
 	int freed;		/* ks_shared_free'd: the worker must drop it */
 	int used;
+	unsigned char handle[KS_JUDGE_HANDLE_BYTES];	/* device memory's IPC handle */
+	void (*release)(void *);	/* device memory: frees p once the worker closed it */
 } shared[MAX_SHARED];
 
 static struct {
@@ -59,6 +93,21 @@ static struct {
 	double floor_s;		/* the empty call's median: the least of every measure */
 	double first_floor_s;	/* the measure before any code of the candidate ran */
 	double floor_spread_s;	/* the middle half of the empty calls' spread, then */
+	/* a GPU runner's: what the worker's events say of an empty call, and how far the judge's interval is above them */
+	double events_floor_s;	/* the worker's time of an empty call: subtracted from each time */
+	double gap_s;		/* the judge's interval less the worker's time, an empty call's median */
+	double margin_s;	/* how far below the judge's bound a time may be */
+	long calls, clamped;	/* calls timed; those whose worker's time was under a call's bound */
+	double shorts[SHORTS_KEPT];	/* by how much each call's time was short of the interval, less the gap */
+	int unconfined;		/* --profile: the worker was not locked down */
+	int profiling;		/* the next call is the profiled one */
+	int spin;		/* waits for the worker's reply spinning, not sleeping */
+	int pinned;		/* the judge's thread and the worker share one CPU */
+	/* what the judge's own fingerprint of a call's buffers costs, measured with the worker stopped */
+	uint32_t fp_ids[KS_JUDGE_MAX_ARGS];	/* the buffers it was measured for */
+	int fp_n;
+	double fp_s;		/* the fingerprint's own cost, for these buffers */
+	double last_fp_s;	/* the last call's fingerprint, as timed after it */
 	uint64_t key;		/* of the fingerprints; the worker never sees it */
 	size_t logged, dropped;	/* bytes of the worker's output copied, and not */
 	char text[TEXT_MAX];
@@ -93,17 +142,27 @@ now(void)
 
 /* ---- memory shared with the worker ---- */
 
-void *
-ks_shared_alloc(size_t bytes)
+/* a free slot of the table of shared buffers */
+static int
+shared_slot(void)
 {
-	size_t len = bytes ? bytes : 1;
-	void *p;
-	int fd, i;
+	int i;
 
 	for (i = 0; i < MAX_SHARED && shared[i].used; i++)
 		;
 	if (i == MAX_SHARED)
 		die("more than %d shared buffers at once (a bug of the problem's harness)", MAX_SHARED);
+	memset(&shared[i], 0, sizeof shared[i]);
+	return i;
+}
+
+void *
+ks_shared_alloc(size_t bytes)
+{
+	size_t len = bytes ? bytes : 1;
+	void *p;
+	int fd, i = shared_slot();
+
 	if ((fd = memfd_create("ks-shared", MFD_CLOEXEC | MFD_ALLOW_SEALING)) < 0)
 		die("memfd_create failed: %s", strerror(errno));
 	/* a memfd is a file: past the file-size limit ftruncate fails (SIGXFSZ is ignored, ks_judge_start) */
@@ -127,36 +186,93 @@ ks_shared_alloc(size_t bytes)
 }
 
 void
+ks_judge_share_device(void *dev, size_t len, const unsigned char *handle, void (*release)(void *))
+{
+	int i = shared_slot();
+
+	shared[i].p = dev;
+	shared[i].len = len;
+	shared[i].fd = -1;
+	memcpy(shared[i].handle, handle, KS_JUDGE_HANDLE_BYTES);
+	shared[i].release = release;
+	shared[i].id = ++W.next_id;
+	shared[i].used = 1;
+}
+
+/* the live shared buffer that starts at p */
+static int
+shared_at(const void *p, const char *who)
+{
+	int i;
+
+	for (i = 0; i < MAX_SHARED; i++)
+		if (shared[i].used && !shared[i].freed && shared[i].p == p)
+			return i;
+	die("%s of memory the judge does not share (a bug of the problem's harness)", who);
+}
+
+/* the worker has dropped buffer i, or never had it: its memory goes */
+static void
+shared_gone(int i)
+{
+	if (shared[i].release)
+		shared[i].release(shared[i].p);
+	shared[i].used = 0;
+}
+
+void
 ks_shared_free(void *p)
 {
 	int i;
 
 	if (!p)
 		return;
-	for (i = 0; i < MAX_SHARED; i++)
-		if (shared[i].used && !shared[i].freed && shared[i].p == p)
-			break;
-	if (i == MAX_SHARED)
-		die("ks_shared_free of memory ks_shared_alloc did not give (a bug of the problem's harness)");
+	i = shared_at(p, "ks_shared_free");
 	munmap(shared[i].p, shared[i].len);
 	close(shared[i].fd);
-	shared[i].p = NULL;
 	shared[i].fd = -1;
 	shared[i].freed = 1;
 	/* the worker is told at the next exchange; never mapped, it needs no word */
 	if (!shared[i].mapped)
-		shared[i].used = 0;
+		shared_gone(i);
 }
 
-/* the shared buffer that holds p, or -1 */
+/* device memory outlives its mapping in the worker: released once the worker closed it */
+void
+ks_judge_unshare_device(void *dev)
+{
+	int i;
+
+	if (!dev)
+		return;
+	i = shared_at(dev, "ks_judge_unshare_device");
+	shared[i].freed = 1;
+	if (!shared[i].mapped || W.pid <= 0)
+		shared_gone(i);
+}
+
+/*
+ * The shared buffer that holds p, or -1; p may also be a buffer's end
+ * (an empty argument), but a buffer that starts at p comes first: two
+ * allocations can lie end to start (2 MiB device buffers on the H200 do),
+ * and the end of one must not stand for the other.
+ */
 static int
 shared_holding(const void *p)
 {
-	for (int i = 0; i < MAX_SHARED; i++)
-		if (shared[i].used && !shared[i].freed && (const char *)p >= (const char *)shared[i].p &&
-		    (const char *)p <= (const char *)shared[i].p + shared[i].len)
+	const char *c = (const char *)p;
+	int end = -1;
+
+	for (int i = 0; i < MAX_SHARED; i++) {
+		const char *lo = (const char *)shared[i].p;
+
+		if (!shared[i].used || shared[i].freed || c < lo || c > lo + shared[i].len)
+			continue;
+		if (c < lo + shared[i].len)
 			return i;
-	return -1;
+		end = i;
+	}
+	return end;
 }
 
 /* ---- the worker's output, copied to the log ---- */
@@ -310,7 +426,8 @@ recv_msg(struct ks_msg *m, char *why, size_t n)
 	ssize_t r;
 
 	for (;;) {
-		if (poll(p, W.out >= 0 ? 2 : 1, -1) < 0) {
+		/* on a GPU the judge spins: a sleeping judge's wake-up would be in every interval */
+		if (poll(p, W.out >= 0 ? 2 : 1, W.spin ? 0 : -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			die("poll failed: %s", strerror(errno));
@@ -409,12 +526,15 @@ sync_buffers(char *why, size_t n)
 		m.type = shared[i].freed ? KS_MSG_UNMAP : KS_MSG_MAP;
 		m.id = shared[i].id;
 		m.len = shared[i].len;
+		m.device = shared[i].fd < 0;
+		if (m.device)
+			memcpy(m.handle, shared[i].handle, sizeof m.handle);
 		if (send_msg(&m, shared[i].freed ? -1 : shared[i].fd) < 0)
 			channel_closed();
 		if (expect(KS_MSG_MAPPED, 0, why, n) < 0)
 			return -1;
 		if (shared[i].freed)
-			shared[i].used = 0;
+			shared_gone(i);
 		else
 			shared[i].mapped = 1;
 	}
@@ -441,11 +561,25 @@ static uint64_t
 fingerprint(const int *bufs, int nbufs)
 {
 	uint64_t h[4] = { W.key, ~W.key, W.key ^ 1, W.key ^ 2 };
+	const void *devs[KS_JUDGE_MAX_ARGS];
+	size_t lens[KS_JUDGE_MAX_ARGS];
+	int ndev = 0;
 
+	/* device memory: the judge's kernels hash it, all buffers in one wait */
+	for (int b = 0; b < nbufs; b++)
+		if (shared[bufs[b]].fd < 0) {
+			devs[ndev] = shared[bufs[b]].p;
+			lens[ndev++] = shared[bufs[b]].len;
+		}
+	if (ndev)
+		h[0] ^= mix(ks_gpu_fingerprint(devs, lens, ndev, W.key));
 	for (int b = 0; b < nbufs; b++) {
 		const unsigned char *p = (const unsigned char *)shared[bufs[b]].p;
 		size_t len = shared[bufs[b]].len, i = 0;
 		uint64_t w[4];
+
+		if (shared[bufs[b]].fd < 0)
+			continue;
 
 		for (; i + 32 <= len; i += 32) {
 			memcpy(w, p + i, 32);
@@ -461,26 +595,128 @@ fingerprint(const int *bufs, int nbufs)
 
 /* ---- one exchange ---- */
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the median of t[0..n), sorted, and its middle half's width into *spread */
+static double
+median_of(double *t, int n, double *spread)
+{
+	qsort(t, n, sizeof t[0], cmp_double);
+	if (spread)
+		*spread = t[3 * n / 4] - t[n / 4];
+	return t[n / 2];
+}
+
+
+/* a GPU runner: the kernel's work is on a device, which the judge waits for itself */
+static int
+on_device(void)
+{
+	return ks_gpu_judge_settle != NULL;
+}
+
 /*
  * The timed part of a call: from waking the worker to its being stopped
- * after it said the call returned.  Everything the worker does in between
- * is inside the interval.  -1 with why when the reply is not the one due.
+ * after it said the call returned (and, on a GPU, to the judge's own
+ * kernel done after it).  Everything the worker does in between is inside
+ * the interval; *worker_s is what the worker says it measured (a GPU's
+ * events; 0 on the CPU).  -1 with why when the reply is not the one due.
  */
 static int
-timed_exchange(struct ks_msg *m, double *dt, char *why, size_t n)
+timed_exchange(struct ks_msg *m, const int *bufs, int nbufs, uint64_t *print, double *dt, double *worker_s,
+    char *why, size_t n)
 {
+	struct ks_msg r;
 	double t0;
 
 	m->seq = ++W.seq;
+	if (on_device())
+		ks_gpu_judge_before_call();
 	t0 = now();
 	worker_continue();
 	if (send_msg(m, -1) < 0)
 		channel_closed();
-	if (expect(KS_MSG_DONE, m->seq, why, n) < 0)
+	W.spin = on_device() && !W.pinned;
+	if (recv_msg(&r, why, n) < 0) {
+		W.spin = 0;
 		return -1;
-	worker_stop();
-	*dt = now() - t0;
+	}
+	W.spin = 0;
+	if (r.type != KS_MSG_DONE || r.seq != m->seq) {
+		snprintf(why, n, "the kernel's process sent the judge a message out of turn (type %u, call %u, "
+		    "where the judge waited for type %u, call %u)", r.type, r.seq, KS_MSG_DONE, m->seq);
+		return -1;
+	}
+	if (on_device()) {
+		/*
+		 * The worker stopped, so it queues nothing more; then the
+		 * judge's own kernel, waited for: the device runs it once the
+		 * worker's work is done (or pushed off, which the fingerprint
+		 * after it then shows).  The fingerprint is outside the
+		 * interval, but timed against its cost without the worker:
+		 * work of the worker's still on the device would hold it up.
+		 */
+		double t3;
+#ifdef KS_JUDGE_TRACE
+		double t1 = now(), t2;
+#endif
+
+		worker_stop();
+#ifdef KS_JUDGE_TRACE
+		t2 = now();
+#endif
+		ks_gpu_judge_settle();
+		t3 = now();
+		*print = nbufs ? fingerprint(bufs, nbufs) : 0;
+		W.last_fp_s = now() - t3;
+		/* a fingerprint held up past its own cost: the worker's work went on; that wait counts */
+		*dt = t3 - t0;
+		if (nbufs && W.last_fp_s > FP_SLOW_SHARE * W.fp_s + FP_SLOW_S)
+			*dt += W.last_fp_s - FP_SLOW_SHARE * W.fp_s - FP_SLOW_S;
+#ifdef KS_JUDGE_TRACE
+		fprintf(stderr, "judge-parts nbufs %d w %.2f done %.2f stop %.2f settle %.2f fp %.2f\n", nbufs,
+		    r.seconds * 1e6, (t1 - t0) * 1e6, (t2 - t1) * 1e6, (t3 - t2) * 1e6, W.last_fp_s * 1e6);
+#endif
+	} else {
+		worker_stop();
+		*dt = now() - t0;
+		*print = nbufs ? fingerprint(bufs, nbufs) : 0;
+	}
+	*worker_s = r.seconds;
 	return channel_quiet(why, n);
+}
+
+/*
+ * What the judge's fingerprint of these buffers costs: measured by the
+ * judge alone, with the worker stopped and nothing of its on the device,
+ * once per set of buffers (a shape's).
+ */
+static void
+measure_fingerprint(const int *bufs, int nbufs)
+{
+	double fp[9], t0;
+	int same = W.fp_n == nbufs;
+
+	for (int b = 0; b < nbufs && same; b++)
+		same = W.fp_ids[b] == shared[bufs[b]].id;
+	if (same)
+		return;
+	ks_gpu_judge_settle();
+	for (int i = 0; i < 9; i++) {
+		t0 = now();
+		(void)fingerprint(bufs, nbufs);
+		fp[i] = now() - t0;
+	}
+	W.fp_s = median_of(fp, 9, NULL);
+	for (int b = 0; b < nbufs; b++)
+		W.fp_ids[b] = shared[bufs[b]].id;
+	W.fp_n = nbufs;
 }
 
 /* the worker runs with no command for a while, and is stopped again; its output drained */
@@ -525,6 +761,59 @@ refused(void)
 	return -1;
 }
 
+/* the median of the latest calls' shortfalls */
+static double
+median_short(void)
+{
+	static double t[SHORTS_KEPT];
+	int n = W.calls < SHORTS_KEPT ? (int)W.calls : SHORTS_KEPT;
+
+	memcpy(t, W.shorts, n * sizeof t[0]);
+	return median_of(t, n, NULL);
+}
+
+/*
+ * A GPU call's time: the worker's events, less their own cost, as far as
+ * the judge's interval bears them out.  The judge's interval, less an
+ * empty call's exchange, is the most the call can have taken; the
+ * worker's time may fall short of it, since a real call's exchange costs
+ * more than an empty one's and the judge's process is now and then held
+ * up, but not by much for long: past the margin by the median of the
+ * latest calls, the worker's times cannot stand (rejected); a single call
+ * past CALL_MARGINS margins is taken at that bound.
+ */
+static int
+device_time(double dt, double worker_s, double *seconds, char *why, size_t n)
+{
+	double margin = W.margin_s + MARGIN_SHARE * dt, most = dt - W.gap_s, t = worker_s, med;
+
+	/* not a number is no time at all */
+	if (!(t >= 0))
+		t = 0;
+	W.shorts[W.calls % SHORTS_KEPT] = most - t;
+	W.calls++;
+#ifdef KS_JUDGE_TRACE
+	fprintf(stderr, "judge-trace call %ld dt %.2f w %.2f fp %.2f/%.2f gap %.2f margin %.2f short %.2f\n", W.calls,
+	    dt * 1e6, worker_s * 1e6, W.last_fp_s * 1e6, W.fp_s * 1e6, W.gap_s * 1e6, margin * 1e6,
+	    (most - t) * 1e6);
+#endif
+	if (t < most - CALL_MARGINS * margin) {
+		W.clamped++;
+		t = most - CALL_MARGINS * margin;
+	}
+	/* the median looked at on every call while there are few, then on every 16th */
+	if (W.calls >= SHORTS_MIN && (W.calls < 64 || W.calls % 16 == 0) && (med = median_short()) > margin) {
+		snprintf(why, n, "the kernel's process said its calls took less than the judge saw: by a median of "
+		    "%.1f us over its latest %ld calls, past a margin of %.1f us (%.1f us + %.0f%% of the call): "
+		    "its times cannot stand", med * 1e6, W.calls < SHORTS_KEPT ? W.calls : (long)SHORTS_KEPT,
+		    margin * 1e6, W.margin_s * 1e6, MARGIN_SHARE * 100);
+		return -1;
+	}
+	t -= W.events_floor_s;
+	*seconds = t > 0 ? t : 0;
+	return 0;
+}
+
 int
 ks_judge_call(const int *dims, void *state, double *seconds, char *why, size_t n)
 {
@@ -532,7 +821,7 @@ ks_judge_call(const int *dims, void *state, double *seconds, char *why, size_t n
 	int bufs[KS_JUDGE_MAX_ARGS], nbufs = 0, nargs, i, b, k;
 	struct ks_msg m;
 	uint64_t before, after;
-	double dt;
+	double dt, worker_s;
 
 	if (W.pid <= 0)
 		die("a call after the kernel's process was ended (a bug of the runner)");
@@ -545,6 +834,7 @@ ks_judge_call(const int *dims, void *state, double *seconds, char *why, size_t n
 		return refused();
 	memset(&m, 0, sizeof m);
 	m.type = KS_MSG_CALL;
+	m.profile = (uint32_t)W.profiling;
 	m.nargs = (uint32_t)nargs;
 	for (i = 0; i < ks_problem.ndims; i++)
 		m.dims[i] = dims[i];
@@ -559,10 +849,11 @@ ks_judge_call(const int *dims, void *state, double *seconds, char *why, size_t n
 		if (k == nbufs)
 			bufs[nbufs++] = b;
 	}
-	if (timed_exchange(&m, &dt, why, n) < 0)
-		return refused();
+	if (on_device())
+		measure_fingerprint(bufs, nbufs);
 	/* what the kernel left when it said it was done, and again after it ran with no call */
-	before = fingerprint(bufs, nbufs);
+	if (timed_exchange(&m, bufs, nbufs, &before, &dt, &worker_s, why, n) < 0)
+		return refused();
 	quiet_period(dt);
 	after = fingerprint(bufs, nbufs);
 	if (before != after) {
@@ -572,36 +863,48 @@ ks_judge_call(const int *dims, void *state, double *seconds, char *why, size_t n
 	}
 	if (channel_quiet(why, n) < 0)
 		return refused();
+	if (on_device() && W.unconfined) {
+		/* --profile: no time is kept */
+		*seconds = worker_s;
+		return 0;
+	}
+	if (on_device())
+		return device_time(dt, worker_s, seconds, why, n) < 0 ? refused() : 0;
 	*seconds = dt > W.floor_s ? dt - W.floor_s : 0;
 	return 0;
 }
 
 /* ---- start and end ---- */
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* the median of n empty calls into t, and their middle half's width into *spread */
+/*
+ * n empty calls: the judge's intervals into t, and on a GPU the
+ * worker's times into w and the intervals less them into gap (sorted,
+ * each); the median of t, and its middle half's width into *spread.
+ */
 static double
-empty_calls(double *t, int n, double *spread)
+empty_calls(double *t, double *w, double *gap, int n, double *spread)
 {
 	struct ks_msg m;
 	char why[200];
+	double ws;
 
 	memset(&m, 0, sizeof m);
 	m.type = KS_MSG_EMPTY;
-	for (int i = 0; i < n; i++)
-		if (timed_exchange(&m, &t[i], why, sizeof why) < 0)
+	for (int i = 0; i < n; i++) {
+		uint64_t none;
+
+		if (timed_exchange(&m, NULL, 0, &none, &t[i], &ws, why, sizeof why) < 0)
 			die("the kernel's process broke the judge's protocol on an empty call: %s", why);
-	qsort(t, n, sizeof t[0], cmp_double);
-	if (spread)
-		*spread = t[3 * n / 4] - t[n / 4];
-	return t[n / 2];
+		if (w) {
+			w[i] = ws;
+			gap[i] = t[i] - ws;
+		}
+	}
+	if (w) {
+		median_of(w, n, NULL);
+		median_of(gap, n, NULL);
+	}
+	return median_of(t, n, spread);
 }
 
 /*
@@ -612,11 +915,19 @@ empty_calls(double *t, int n, double *spread)
 static void
 measure_floor(void)
 {
-	double t[FLOOR_CALLS], end;
+	static double t[FLOOR_CALLS], w[FLOOR_CALLS], gap[FLOOR_CALLS];
+	double end, iqr;
 
 	for (end = now() + FLOOR_WARMUP_S; now() < end;)
-		empty_calls(t, 1, NULL);
-	W.floor_s = W.first_floor_s = empty_calls(t, FLOOR_CALLS, &W.floor_spread_s);
+		empty_calls(t, NULL, NULL, 1, NULL);
+	W.floor_s = W.first_floor_s = empty_calls(t, w, gap, FLOOR_CALLS, &W.floor_spread_s);
+	if (!on_device())
+		return;
+	/* the worker's own measure of an empty call, and how far the judge's interval lies above it */
+	W.events_floor_s = w[FLOOR_CALLS / 2];
+	W.gap_s = gap[FLOOR_CALLS / 2];
+	iqr = gap[3 * FLOOR_CALLS / 4] - gap[FLOOR_CALLS / 4];
+	W.margin_s = MARGIN_IQRS * iqr > MARGIN_MIN_S ? MARGIN_IQRS * iqr : MARGIN_MIN_S;
 }
 
 /*
@@ -629,21 +940,26 @@ measure_floor(void)
 void
 ks_judge_refloor(void)
 {
-	double t[REFLOOR_CALLS], f;
+	double t[REFLOOR_CALLS], w[REFLOOR_CALLS], gap[REFLOOR_CALLS], f;
 
-	if (W.pid <= 0)
+	if (W.pid <= 0 || W.unconfined)
 		return;
-	f = empty_calls(t, REFLOOR_CALLS, NULL);
+	f = empty_calls(t, w, gap, REFLOOR_CALLS, NULL);
 	if (f < W.floor_s)
 		W.floor_s = f;
+	/* on a GPU, the same: only what makes the worker's times count for more */
+	if (on_device() && w[REFLOOR_CALLS / 2] < W.events_floor_s)
+		W.events_floor_s = w[REFLOOR_CALLS / 2];
+	if (on_device() && gap[REFLOOR_CALLS / 2] < W.gap_s)
+		W.gap_s = gap[REFLOOR_CALLS / 2];
 }
 
 /* the child: fds 0 to 3 as ks_judge.h says, nothing else, then the worker */
 static void __attribute__((noreturn))
-exec_worker(const char *path, int chan, int out)
+exec_worker(const char *path, int chan, int out, int unconfined)
 {
 	extern char **environ;
-	char *argv[] = { (char *)path, NULL };
+	char *argv[] = { (char *)path, unconfined ? (char *)"--unconfined" : NULL, NULL };
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	/* out of the way of 0 to 3 first, so that no dup2 below is of a descriptor onto itself */
@@ -662,8 +978,32 @@ exec_worker(const char *path, int chan, int out)
 	_exit(127);
 }
 
-void
-ks_judge_start(const char *worker_path)
+/*
+ * A GPU runner's judge and worker on one CPU, the one the judge is on:
+ * the worker, continued, runs on a CPU that is awake (the judge's, which
+ * then sleeps in its wait), not on one that went idle while it was
+ * stopped, whose wake-up would be in the interval; and the judge wakes
+ * where the worker just went to sleep.  The worker inherits the mask.
+ */
+static void
+pin_to_one_cpu(void)
+{
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+
+#ifdef KS_JUDGE_TRACE
+	if (getenv("KS_JUDGE_PIN") && atoi(getenv("KS_JUDGE_PIN")) == 0)
+		return;
+#endif
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	W.pinned = sched_setaffinity(0, sizeof set, &set) == 0;
+}
+
+static void
+start_worker(const char *worker_path, int unconfined)
 {
 	int sv[2], pipefd[2];
 	struct ks_msg m;
@@ -671,6 +1011,8 @@ ks_judge_start(const char *worker_path)
 
 	if (access(worker_path, X_OK) != 0)
 		die("cannot run the worker '%s': %s", worker_path, strerror(errno));
+	if (ks_gpu_judge_start)
+		ks_gpu_judge_start();
 	if (getrandom(&W.key, sizeof W.key, 0) != (ssize_t)sizeof W.key)
 		W.key = mix((uint64_t)getpid() ^ (uint64_t)(now() * 1e9));
 	/* a dead worker's channel must fail the write, not kill the judge; so must a buffer too large */
@@ -679,10 +1021,12 @@ ks_judge_start(const char *worker_path)
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(pipefd, O_CLOEXEC) != 0)
 		die("cannot make the worker's channel: %s", strerror(errno));
 	fflush(NULL);
+	if (on_device())
+		pin_to_one_cpu();
 	if ((W.pid = fork()) < 0)
 		die("cannot start the worker: %s", strerror(errno));
 	if (W.pid == 0)
-		exec_worker(worker_path, sv[1], pipefd[1]);
+		exec_worker(worker_path, sv[1], pipefd[1], unconfined);
 	close(sv[1]);
 	close(pipefd[1]);
 	W.chan = sv[0];
@@ -695,13 +1039,53 @@ ks_judge_start(const char *worker_path)
 	m.error[sizeof m.error - 1] = '\0';
 	if (m.error[0])
 		die("the worker could not lock itself down (%s): the kernel is not run unconfined", m.error);
+	W.unconfined = unconfined;
 	worker_stop();
+}
+
+void
+ks_judge_start(const char *worker_path)
+{
+	start_worker(worker_path, 0);
 	measure_floor();
+}
+
+void
+ks_judge_start_unconfined(const char *worker_path)
+{
+	start_worker(worker_path, 1);
+}
+
+/* one call inside the profiler's range: the worker opens it around the call alone */
+void
+ks_judge_profile_call(const int *dims, void *state)
+{
+	char why[300];
+	double dt;
+
+	W.profiling = 1;
+	if (ks_judge_call(dims, state, &dt, why, sizeof why) < 0)
+		die("the profiled call: %s", why);
+	W.profiling = 0;
 }
 
 const char *
 ks_judge_timer_text(void)
 {
+	if (on_device()) {
+		snprintf(W.text, sizeof W.text,
+		    "%s; the kernel runs in a process of its own, which times each call with its events "
+		    "(a pad kernel, the start event, the call, the end event), %.2f us (an empty call's, "
+		    "measured before the kernel ran) subtracted; the judge, in a process the kernel never runs "
+		    "in, times the same call from waking that process to its own kernel done after it, and "
+		    "takes the kernel's times only while their median falls short of its interval less %.1f us "
+		    "(an empty call's exchange) by at most %.1f us and %.0f%% of the call (%ld of %ld calls, "
+		    "short by %d times that, were raised to it); time_us = median of the timed runs after "
+		    "warm-up, repeated until the standard error of the mean is under 0.5%% of the mean or the "
+		    "time cap", ks_gpu_judge_device_text(), W.events_floor_s * 1e6, W.gap_s * 1e6,
+		    W.margin_s * 1e6, MARGIN_SHARE * 100, W.clamped, W.calls, CALL_MARGINS);
+		return W.text;
+	}
 	snprintf(W.text, sizeof W.text,
 	    "the judge's CLOCK_MONOTONIC, in a process the kernel never runs in, from waking the kernel's "
 	    "process to its being stopped after it said the call returned; %.1f us (the median of %d empty "

@@ -12,8 +12,10 @@
  *	fd 1, fd 2	one pipe to the judge, which copies what arrives to
  *			its own stderr (the bench's log), capped
  *	fd 3		the command channel (a SOCK_SEQPACKET socket)
- *	the buffers	the kernel's arguments, each a sealed memfd the judge
- *			sends over the channel and the worker maps and closes
+ *	the buffers	the kernel's arguments: on the CPU each a sealed memfd
+ *			the judge sends over the channel and the worker maps
+ *			and closes; on a GPU device memory of the judge's,
+ *			which the worker opens by its IPC handle (CUDA or HIP)
  *
  * no seed, no descriptor of the verdict, no pointer into the judge.  The
  * worker installs its seccomp filter on every thread (TSYNC) before it
@@ -34,6 +36,26 @@
  *
  * The floor is the median of the same exchange with an empty call,
  * measured before any code of the candidate ran.
+ *
+ * On a GPU the kernel's work runs on the device, which a stopped process
+ * does not stop, so a call goes:
+ *
+ *	the judge flushes the caches and waits for the device
+ *	t0; SIGCONT; CALL n --> the worker queues a pad, its start event,
+ *	the kernel, its end event; waits for the end; DONE n, with the
+ *	events' time; SIGSTOP; wait until stopped; the judge's own empty
+ *	kernel, waited for; t1
+ *
+ * The judge's kernel runs in a context of its own, which the device runs
+ * only once the worker's work is done or pushed off it, so t1 - t0 holds
+ * everything the worker's process had the device do.  The time that
+ * counts is the worker's (its events are as close to the device as
+ * timing gets), taken only as far as it agrees with the judge's: a time
+ * less than t1 - t0 less the exchange's own cost (measured with empty
+ * calls before the candidate's code ran) by more than a margin (from the
+ * same calls' spread) is raised to that bound, and a worker that reports
+ * such times on more than a tenth of its calls is rejected.  The
+ * fingerprints are the judge's kernels, on the same memory.
  */
 #ifndef KS_JUDGE_H
 #define KS_JUDGE_H
@@ -49,10 +71,11 @@ extern "C" {
 
 #define KS_JUDGE_CHANNEL_FD	3	/* the worker's end of the channel */
 #define KS_JUDGE_MAX_ARGS	16	/* pointer arguments of one call */
+#define KS_JUDGE_HANDLE_BYTES	64	/* a device buffer's IPC handle (cudaIpcMemHandle_t, hipIpcMemHandle_t) */
 
 enum ks_msg_type {
 	/* judge to worker */
-	KS_MSG_MAP = 1,		/* map the memfd attached as buffer id, len bytes */
+	KS_MSG_MAP = 1,		/* map the memfd attached (device: open the handle) as buffer id, len bytes */
 	KS_MSG_UNMAP,		/* buffer id is gone */
 	KS_MSG_CALL,		/* one call of the kernel: dims, args */
 	KS_MSG_EMPTY,		/* the same exchange without the kernel (the floor) */
@@ -76,9 +99,13 @@ struct ks_msg {
 	uint32_t seq;			/* CALL, EMPTY, DONE: the call's number */
 	uint32_t id;			/* MAP, UNMAP: the buffer */
 	uint32_t nargs;			/* CALL */
+	uint32_t device;		/* MAP: the buffer is device memory, handle its IPC handle */
+	uint32_t profile;		/* CALL: inside the profiler's range (--profile) */
 	uint64_t len;			/* MAP: bytes */
+	double seconds;			/* DONE, on a GPU: the worker's events, start to end */
 	int32_t dims[KS_MAX_DIMS];	/* CALL */
 	struct ks_msg_arg args[KS_JUDGE_MAX_ARGS];
+	unsigned char handle[KS_JUDGE_HANDLE_BYTES];	/* MAP of device memory */
 	char error[160];		/* READY: why the worker could not lock down; "" */
 };
 
@@ -96,6 +123,15 @@ void ks_call(const int *dims, void *const *args);
  * (exit 1).
  */
 void ks_judge_start(const char *worker_path);
+
+/*
+ * The same for --profile: the worker is not locked down (a profiler's
+ * injection opens files in it) and no floor is measured, since no time
+ * is kept; ks_judge_profile_call then makes one call inside the
+ * profiler's range.
+ */
+void ks_judge_start_unconfined(const char *worker_path);
+void ks_judge_profile_call(const int *dims, void *state);
 
 /*
  * One call of the kernel on state's arguments (the problem's args()),
@@ -116,6 +152,39 @@ void ks_judge_refloor(void);
 
 /* the verdict's "timer": how the judge measures, with the floor */
 const char *ks_judge_timer_text(void);
+
+/*
+ * Device memory for the worker (ks_gpu.hip's ks_gpu_shared_alloc): dev,
+ * len bytes, opened by the worker from handle; release frees it once the
+ * worker has closed it.  ks_judge_unshare_device gives it up (the
+ * release comes at the next exchange).
+ */
+void ks_judge_share_device(void *dev, size_t len, const unsigned char *handle, void (*release)(void *));
+void ks_judge_unshare_device(void *dev);
+
+/*
+ * The judge's device work around a call, in ks_gpu.hip: the caches
+ * flushed before (waited for), one empty kernel of the judge's after
+ * (waited for: it runs only once the worker's work is off the device),
+ * and a keyed hash of n buffers of device memory.
+ */
+void ks_gpu_judge_before_call(void);
+void ks_gpu_judge_settle(void);
+uint64_t ks_gpu_fingerprint(const void *const *devs, const size_t *lens, int n, uint64_t key);
+const char *ks_gpu_judge_device_text(void);
+
+/*
+ * The worker's device side, in ks_worker_gpu.hip: the runtime brought up
+ * before the lockdown (NULL, or what failed), device memory opened and
+ * closed by handle, and one call timed by the worker's events (a pad
+ * kernel first, so the call's launches queue behind it; the seconds from
+ * the start event to the end event).  call is NULL for an empty call.
+ */
+const char *ks_worker_device_start(void);
+void *ks_worker_device_open(const unsigned char *handle, size_t len);
+void ks_worker_device_close(void *dev);
+double ks_worker_device_time(void (*call)(const struct ks_msg *), const struct ks_msg *m);
+void ks_worker_device_profile(int on);
 
 /* tells the worker to quit and reaps it */
 void ks_judge_finish(void);

@@ -14,7 +14,9 @@
  * all of this process.  What it cannot do is reach the judge, which is
  * what the filter and the process boundary are for.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,13 +41,21 @@
 #include "ks_judge.h"
 
 #define MAX_BUFFERS	64	/* buffers mapped at once */
-#define MAX_FILTER	256	/* instructions of the filter */
+#define MAX_FILTER	320	/* instructions of the filter */
+
+/* a GPU worker's device side (ks_worker_gpu.hip); absent from a CPU worker */
+const char *ks_worker_device_start(void) __attribute__((weak));
+void *ks_worker_device_open(const unsigned char *handle, size_t len) __attribute__((weak));
+void ks_worker_device_close(void *dev) __attribute__((weak));
+double ks_worker_device_time(void (*call)(const struct ks_msg *), const struct ks_msg *m) __attribute__((weak));
+void ks_worker_device_profile(int on) __attribute__((weak));
 
 static struct {
 	uint32_t id;
 	void *p;
 	size_t len;
 	int used;
+	int device;	/* opened by its IPC handle */
 } buffers[MAX_BUFFERS];
 
 static void
@@ -69,9 +79,19 @@ struct filter {
 };
 
 #define NR_OFF		offsetof(struct seccomp_data, nr)
-#define ARG_OFF(i)	offsetof(struct seccomp_data, args[i])	/* the low 32 bits, little-endian */
+#define ARG_OFF(i)	(offsetof(struct seccomp_data, args) + sizeof(__u64) * (unsigned)(i))	/* the low 32 bits, little-endian */
 #define RET_ALLOW	(SECCOMP_RET_ALLOW)
 #define RET_EPERM	(SECCOMP_RET_ERRNO | EPERM)
+/*
+ * What a call outside the list gets: EPERM; built with -DKS_WORKER_TRACE
+ * (by hand, to learn what a runtime needs), a SIGSYS that prints the
+ * call's number and then fails it with EPERM.
+ */
+#ifdef KS_WORKER_TRACE
+#define DENIED		(SECCOMP_RET_TRAP)
+#else
+#define DENIED		RET_EPERM
+#endif
 
 static void
 emit(struct filter *fl, struct sock_filter ins)
@@ -179,6 +199,25 @@ allow_writes_to_judge(struct filter *fl, long nr)
 }
 
 /*
+ * A GPU worker's runtime, up and with its threads started before the
+ * filter, talks to the driver through the device files it opened then:
+ * ioctl on them, and its threads wait in poll.  Nothing else is added: no
+ * open, so no new device file or any other; no mprotect or MAP_FIXED,
+ * which the runtime needs only while it starts (tried on the H200:
+ * kernels/GPU-RESULTS.md).
+ */
+static void
+allow_device(struct filter *fl)
+{
+	static const long calls[] = {
+		__NR_ioctl, __NR_poll, __NR_ppoll, __NR_epoll_wait, __NR_epoll_pwait, __NR_pread64,
+	};
+
+	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+		allow(fl, calls[i]);
+}
+
+/*
  * What the kernel's process may do: compute, allocate memory it can
  * neither execute nor place over what is mapped, make threads (not
  * processes), wait, signal itself, and write to the judge.  Everything
@@ -238,8 +277,37 @@ build_filter(struct filter *fl)
 	allow_with_bits(fl, __NR_newfstatat, 3, AT_EMPTY_PATH);
 	/* a limit may be read, not set */
 	allow_if_arg(fl, __NR_prlimit64, 2, 0);
-	ret(fl, RET_EPERM);
+	if (ks_worker_device_start)
+		allow_device(fl);
+	ret(fl, DENIED);
 }
+
+#ifdef KS_WORKER_TRACE
+#include <ucontext.h>
+
+static void
+on_sigsys(int sig, siginfo_t *si, void *ctx)
+{
+	char line[64];
+	int len = snprintf(line, sizeof line, "worker: denied system call %d\n", si->si_syscall);
+
+	(void)sig;
+	if (write(2, line, (size_t)len) < 0)
+		return;
+	((ucontext_t *)ctx)->uc_mcontext.gregs[REG_RAX] = -EPERM;
+}
+
+static void
+trace_denied(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_sigsys;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSYS, &sa, NULL);
+}
+#endif
 
 static const char *
 lock_down(void)
@@ -248,6 +316,9 @@ lock_down(void)
 	struct filter fl = { .n = 0 };
 	struct sock_fprog prog;
 
+#ifdef KS_WORKER_TRACE
+	trace_denied();
+#endif
 	build_filter(&fl);
 	prog.len = fl.n;
 	prog.filter = fl.f;
@@ -265,7 +336,7 @@ lock_down(void)
 /* ---- the channel ---- */
 
 static void
-reply(uint32_t type, uint32_t seq, uint32_t id, const char *error)
+reply(uint32_t type, uint32_t seq, uint32_t id, const char *error, double seconds)
 {
 	struct ks_msg m;
 
@@ -273,6 +344,7 @@ reply(uint32_t type, uint32_t seq, uint32_t id, const char *error)
 	m.type = type;
 	m.seq = seq;
 	m.id = id;
+	m.seconds = seconds;
 	if (error)
 		snprintf(m.error, sizeof m.error, "%s", error);
 	if (send(KS_JUDGE_CHANNEL_FD, &m, sizeof m, MSG_NOSIGNAL) != (ssize_t)sizeof m)
@@ -316,19 +388,27 @@ map_buffer(const struct ks_msg *m, int fd)
 	void *p;
 	int i;
 
-	if (fd < 0)
-		fail("MAP without a descriptor");
 	for (i = 0; i < MAX_BUFFERS && buffers[i].used; i++)
 		;
 	if (i == MAX_BUFFERS)
 		fail("too many buffers");
-	p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		fail("cannot map a buffer");
+	if (m->device) {
+		if (!ks_worker_device_open)
+			fail("device memory sent to a worker without a device");
+		if ((p = ks_worker_device_open(m->handle, m->len)) == NULL)
+			fail("cannot open a device buffer by its IPC handle");
+	} else {
+		if (fd < 0)
+			fail("MAP without a descriptor");
+		p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		close(fd);
+		if (p == MAP_FAILED)
+			fail("cannot map a buffer");
+	}
 	buffers[i].id = m->id;
 	buffers[i].p = p;
 	buffers[i].len = m->len;
+	buffers[i].device = m->device != 0;
 	buffers[i].used = 1;
 }
 
@@ -347,7 +427,10 @@ unmap_buffer(uint32_t id)
 {
 	int i = find_buffer(id);
 
-	munmap(buffers[i].p, buffers[i].len);
+	if (buffers[i].device)
+		ks_worker_device_close(buffers[i].p);
+	else
+		munmap(buffers[i].p, buffers[i].len);
 	buffers[i].used = 0;
 }
 
@@ -371,6 +454,25 @@ call(const struct ks_msg *m)
 	ks_call(dims, args);
 }
 
+/* a call, or an empty one (call NULL): on a GPU timed by the worker's events, else 0 */
+static double
+serve_call(void (*fn)(const struct ks_msg *), const struct ks_msg *m)
+{
+	double t = 0;
+
+	if (!ks_worker_device_time) {
+		if (fn)
+			fn(m);
+		return 0;
+	}
+	if (m->profile)
+		ks_worker_device_profile(1);
+	t = ks_worker_device_time(fn, m);
+	if (m->profile)
+		ks_worker_device_profile(0);
+	return t;
+}
+
 /*
  * OpenMP's team started now, one thread a CPU as a kernel's parallel
  * regions will use: the filter lets no new thread stack be made writable.
@@ -390,18 +492,27 @@ start_threads(void)
 #endif
 }
 
+/*
+ * --unconfined: for a profile (ks_harness.c's --profile), which keeps no
+ * time and writes no verdict; a profiler's injection opens files in the
+ * process.  The judge starts the worker so only then.
+ */
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct ks_msg m;
-	const char *why;
-	int fd;
+	const char *why = NULL;
+	int fd, unconfined = argc > 1 && strcmp(argv[1], "--unconfined") == 0;
 
 	/* every thread's allocations from one arena: a new arena needs mprotect */
 	mallopt(M_ARENA_MAX, 1);
+	/* a GPU's runtime up, its threads started and its device files open, before the filter */
+	if (ks_worker_device_start)
+		why = ks_worker_device_start();
 	start_threads();
-	why = lock_down();
-	reply(KS_MSG_READY, 0, 0, why ? why : "");
+	if (!why && !unconfined)
+		why = lock_down();
+	reply(KS_MSG_READY, 0, 0, why ? why : "", 0);
 	if (why)
 		return 3;
 	for (;;) {
@@ -411,18 +522,17 @@ main(void)
 		switch (m.type) {
 		case KS_MSG_MAP:
 			map_buffer(&m, fd);
-			reply(KS_MSG_MAPPED, 0, m.id, NULL);
+			reply(KS_MSG_MAPPED, 0, m.id, NULL, 0);
 			break;
 		case KS_MSG_UNMAP:
 			unmap_buffer(m.id);
-			reply(KS_MSG_MAPPED, 0, m.id, NULL);
+			reply(KS_MSG_MAPPED, 0, m.id, NULL, 0);
 			break;
 		case KS_MSG_CALL:
-			call(&m);
-			reply(KS_MSG_DONE, m.seq, 0, NULL);
+			reply(KS_MSG_DONE, m.seq, 0, NULL, serve_call(call, &m));
 			break;
 		case KS_MSG_EMPTY:
-			reply(KS_MSG_DONE, m.seq, 0, NULL);
+			reply(KS_MSG_DONE, m.seq, 0, NULL, serve_call(NULL, &m));
 			break;
 		case KS_MSG_QUIT:
 			fflush(stdout);

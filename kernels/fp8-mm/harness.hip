@@ -196,10 +196,6 @@ ks_fp8mm_gather(const uint16_t *c, const float *ref, int n, const int *rows,
 #define SAMPLE_SIDE	32	/* rows and columns of the host's grid, large shapes */
 #define FULL_MACS	((size_t)1 << 26) /* up to this m*n*k, every element */
 
-/* the candidate's entry point: device pointers, C++ linkage */
-void fp8_mm(int m, int n, int k, const uint8_t *a, const uint8_t *b,
-    const float *a_scale, const float *b_scale, uint16_t *c);
-
 /*
  * The host's sample: c at rows x cols.  Its inputs are drawn on the host
  * from the seed, one row of a (k bytes) per sampled row and one of b per
@@ -244,12 +240,12 @@ ks_fp8mm_teardown(void *state)
 	struct ks_fp8mm *s = (struct ks_fp8mm *)state;
 	struct ks_fp8mm_sample *p = &s->smp;
 
-	ks_gpu_free(s->da);
-	ks_gpu_free(s->db);
-	ks_gpu_free(s->das);
-	ks_gpu_free(s->dbs);
+	ks_gpu_shared_free(s->da);
+	ks_gpu_shared_free(s->db);
+	ks_gpu_shared_free(s->das);
+	ks_gpu_shared_free(s->dbs);
+	ks_gpu_shared_free(s->dc);
 	ks_gpu_free(s->dref);
-	ks_gpu_free(s->dc);
 	ks_gpu_free(s->dtable);
 	ks_gpu_free(s->dchanged);
 	ks_gpu_free(s->dparts);
@@ -496,12 +492,13 @@ ks_fp8mm_allocate(struct ks_fp8mm *s)
 	p->dref = (float *)ks_gpu_malloc(rows * cols * sizeof(float), "allocate the sample");
 	s->dparts = (struct ks_check_part *)ks_gpu_malloc(COMPARE_BLOCKS * sizeof(*s->parts),
 	    "allocate the comparison");
-	s->da = (uint8_t *)ks_gpu_malloc(s->na, "allocate a");
-	s->db = (uint8_t *)ks_gpu_malloc(s->nb, "allocate b");
-	s->das = (float *)ks_gpu_malloc(s->nas * sizeof(float), "allocate a_scale");
-	s->dbs = (float *)ks_gpu_malloc(s->nbs * sizeof(float), "allocate b_scale");
+	/* the kernel's arguments, which its worker opens; the rest is the judge's alone */
+	s->da = (uint8_t *)ks_gpu_shared_alloc(s->na, "allocate a");
+	s->db = (uint8_t *)ks_gpu_shared_alloc(s->nb, "allocate b");
+	s->das = (float *)ks_gpu_shared_alloc(s->nas * sizeof(float), "allocate a_scale");
+	s->dbs = (float *)ks_gpu_shared_alloc(s->nbs * sizeof(float), "allocate b_scale");
+	s->dc = (uint16_t *)ks_gpu_shared_alloc(s->nc * sizeof(uint16_t), "allocate c");
 	s->dref = (float *)ks_gpu_malloc(s->nc * sizeof(float), "allocate reference");
-	s->dc = (uint16_t *)ks_gpu_malloc(s->nc * sizeof(uint16_t), "allocate c");
 	s->dtable = (struct fp8_mm_draw_table *)ks_gpu_malloc(sizeof(*s->dtable),
 	    "allocate the draw's table");
 	s->dchanged = (unsigned long long *)ks_gpu_malloc(4 * sizeof(*s->dchanged),
@@ -544,25 +541,20 @@ ks_fp8mm_setup(const int *dims, uint64_t seed)
 	return s;
 }
 
-static void
-ks_fp8mm_run(void *state)
+/* the kernel's arguments, in call.hip's order: a, b, a_scale, b_scale, c */
+static int
+ks_fp8mm_args(void *state, void **ptrs, int max)
 {
 	struct ks_fp8mm *s = (struct ks_fp8mm *)state;
 
-	fp8_mm(s->m, s->n, s->k, s->da, s->db, s->das, s->dbs, s->dc);
-}
-
-/*
- * Every timed call starts from a c of NaN, outside the timed region, so
- * the check after the timed runs sees what the last call wrote.
- */
-static double
-ks_fp8mm_time_call(void (*run)(void *), void *state)
-{
-	struct ks_fp8mm *s = (struct ks_fp8mm *)state;
-
-	ks_gpu_fill(s->dc, BF16_NAN, s->nc * sizeof(uint16_t), "NaN c");
-	return ks_gpu_time_call(run, state);
+	if (max < 5)
+		return -1;
+	ptrs[0] = s->da;
+	ptrs[1] = s->db;
+	ptrs[2] = s->das;
+	ptrs[3] = s->dbs;
+	ptrs[4] = s->dc;
+	return 5;
 }
 
 /* The candidate on the host's sample, when the full check passed. */
@@ -626,25 +618,18 @@ ks_fp8mm_describe(const int *dims, size_t index, char *buf, size_t n)
 	snprintf(buf, n, "c[%zu][%zu]", index / cols, index % cols);
 }
 
-/* the timer's text is ks_gpu_timer's: only the NaN fill is added */
-static const struct ks_timer ks_fp8mm_timer = {
-	ks_gpu_timer_text,	/* description */
-	ks_fp8mm_time_call,	/* time_call */
-	ks_gpu_timer_prepare,	/* prepare */
-	ks_gpu_timer_verify,	/* verify */
-};
-
 extern "C" const struct ks_problem ks_problem = {
 	"fp8-mm",		/* name */
 	3,			/* ndims */
 	ks_fp8mm_dims,		/* dim_names */
 	ks_fp8mm_setup,		/* setup */
-	ks_fp8mm_run,		/* run */
+	NULL,			/* run: in the worker (call.hip) */
 	ks_fp8mm_check,		/* check */
 	ks_fp8mm_teardown,	/* teardown */
 	ks_fp8mm_describe,	/* describe */
-	&ks_fp8mm_timer,	/* timer */
+	NULL,			/* timer: the judge's */
 	ks_fp8mm_new_inputs,	/* new_inputs */
+	ks_fp8mm_args,		/* args */
 };
 
 #endif

@@ -24,16 +24,12 @@
 #include "ks_harness.h"
 #include "reference.h"
 
-#define KS_RMSNORM_EPS	1e-6f
+#define KS_RMSNORM_EPS	RMSNORM_EPS
 #define KS_RMSNORM_NAN	0xff	/* every byte: 0xffff is a bf16 NaN */
 #define DRAW_BLOCKS	4096	/* the draw's grid, strided over the array */
 #define THREADS		256	/* the draw's and the reference's blocks */
 #define SAMPLE_ROWS	8	/* rows the host computes at each check */
 #define REF_RTOL	1e-5	/* GPU reference vs host: both in double */
-
-/* the candidate's entry point: device pointers, C++ linkage */
-void rmsnorm(int rows, int cols, const __nv_bfloat16 *x,
-    const __nv_bfloat16 *w, __nv_bfloat16 *y, float eps);
 
 struct ks_rmsnorm {
 	int rows, cols;
@@ -119,13 +115,13 @@ ks_rmsnorm_alloc(size_t n, size_t size)
 	return malloc(n ? n * size : 1);
 }
 
-/* a device array of n bf16, or NULL */
+/* a device array of n bf16 the worker opens, or NULL */
 static __nv_bfloat16 *
 ks_rmsnorm_dev(size_t n, const char *what)
 {
 	if (n > SIZE_MAX / sizeof(__nv_bfloat16))
 		return NULL;
-	return (__nv_bfloat16 *)ks_gpu_malloc(n * sizeof(__nv_bfloat16),
+	return (__nv_bfloat16 *)ks_gpu_shared_alloc(n * sizeof(__nv_bfloat16),
 	    what);
 }
 
@@ -134,9 +130,9 @@ ks_rmsnorm_teardown(void *state)
 {
 	struct ks_rmsnorm *s = (struct ks_rmsnorm *)state;
 
-	ks_gpu_free(s->dx);
-	ks_gpu_free(s->dw);
-	ks_gpu_free(s->dy);
+	ks_gpu_shared_free(s->dx);
+	ks_gpu_shared_free(s->dw);
+	ks_gpu_shared_free(s->dy);
 	ks_gpu_free(s->dref);
 	ks_gpu_free(s->dchanged);
 	free(s->y);
@@ -198,6 +194,7 @@ ks_rmsnorm_setup(const int *dims, uint64_t seed)
 	s->got = (float *)ks_rmsnorm_alloc(s->n, sizeof(*s->got));
 	s->ref = (float *)ks_rmsnorm_alloc(s->n, sizeof(*s->ref));
 	s->want = (float *)ks_rmsnorm_alloc((size_t)s->cols, sizeof(*s->want));
+	/* the kernel's arguments, which its worker opens; the rest is the judge's alone */
 	s->dx = ks_rmsnorm_dev(s->n, "allocate x");
 	s->dw = ks_rmsnorm_dev((size_t)s->cols, "allocate w");
 	s->dy = ks_rmsnorm_dev(s->n, "allocate y");
@@ -214,26 +211,18 @@ ks_rmsnorm_setup(const int *dims, uint64_t seed)
 	return s;
 }
 
-static void
-ks_rmsnorm_run(void *state)
+/* the kernel's arguments, in call.cu's order: x, w, y (eps is call.cu's constant) */
+static int
+ks_rmsnorm_args(void *state, void **ptrs, int max)
 {
 	struct ks_rmsnorm *s = (struct ks_rmsnorm *)state;
 
-	rmsnorm(s->rows, s->cols, s->dx, s->dw, s->dy, KS_RMSNORM_EPS);
-}
-
-/*
- * Every timed call starts from a y of NaN, outside the timed region,
- * so the check after the timed runs sees what the last call wrote: a
- * kernel that computes only once and then skips its work fails.
- */
-static double
-ks_rmsnorm_time_call(void (*run)(void *), void *state)
-{
-	struct ks_rmsnorm *s = (struct ks_rmsnorm *)state;
-
-	ks_gpu_fill(s->dy, KS_RMSNORM_NAN, s->n * sizeof(*s->dy), "NaN y");
-	return ks_gpu_time_call(run, state);
+	if (max < 3)
+		return -1;
+	ptrs[0] = s->dx;
+	ptrs[1] = s->dw;
+	ptrs[2] = s->dy;
+	return 3;
 }
 
 /* NULL, or the name of the first input the kernel changed */
@@ -317,23 +306,16 @@ ks_rmsnorm_describe(const int *dims, size_t index, char *buf, size_t n)
 	snprintf(buf, n, "y[%zu][%zu]", index / cols, index % cols);
 }
 
-/* the timer's text is ks_gpu_timer's: only the NaN fill is added */
-static const struct ks_timer ks_rmsnorm_timer = {
-	ks_gpu_timer_text,	/* description */
-	ks_rmsnorm_time_call,	/* time_call */
-	ks_gpu_timer_prepare,	/* prepare */
-	ks_gpu_timer_verify,	/* verify */
-};
-
 const struct ks_problem ks_problem = {
 	"rmsnorm",		/* name */
 	2,			/* ndims */
 	ks_rmsnorm_dims,	/* dim_names */
 	ks_rmsnorm_setup,	/* setup */
-	ks_rmsnorm_run,		/* run */
+	NULL,			/* run: in the worker (call.cu) */
 	ks_rmsnorm_check,	/* check */
 	ks_rmsnorm_teardown,	/* teardown */
 	ks_rmsnorm_describe,	/* describe */
-	&ks_rmsnorm_timer,	/* timer */
+	NULL,			/* timer: the judge's */
 	ks_rmsnorm_new_inputs,	/* new_inputs */
+	ks_rmsnorm_args,	/* args */
 };

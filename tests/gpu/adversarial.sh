@@ -20,15 +20,16 @@ slot=0
 
 field() { python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); print(b.get(sys.argv[2]))' "$@"; }
 
-# judge NAME STATUS REGEX: bench NAME, expect STATUS and a message matching REGEX
+# judge NAME STATUS REGEX [SED]: bench NAME (edited by the sed script SED), expect STATUS (a regular
+# expression, whole) and a message matching REGEX
 judge() {
 	dir=$pop/gen-001/c$slot
 	slot=$((slot + 1))
 	mkdir -p "$dir"
-	cp "$adv/$1.hip" "$dir/kernel.hip"
+	sed "${4:-}" "$adv/$1.hip" >"$dir/kernel.hip"
 	ks-build "$dir" && ks-bench "$dir"
 	status=$(field "$dir/bench.json" status) message=$(field "$dir/bench.json" message)
-	if [ "$status" = "$2" ] && echo "$message" | grep -Eq -- "$3"; then
+	if echo "$status" | grep -Eqx -- "$2" && echo "$message" | grep -Eq -- "$3"; then
 		echo "PASS $1: $status: $message"
 	else
 		echo "FAIL $1: $status: $message (expected $2 matching /$3/)"
@@ -51,7 +52,8 @@ judge same_stream ok "None"
 same=$last
 # new inputs for every timed call, drawn on the device: the memo never hits
 judge memo_by_content ok "None"
-if python3 - "$same/bench.json" "$last/bench.json" <<'PY'
+memo=$last
+if python3 - "$same/bench.json" "$memo/bench.json" <<'PY'
 import json, sys
 a, b = (json.load(open(f))["score_us"] for f in sys.argv[1:])
 print("memo_by_content / same_stream score: %.3f" % (b / a))
@@ -63,6 +65,31 @@ else
 	echo "FAIL memo_by_content: faster than the same kernel without the memo"
 	failed=1
 fi
+# logged NAME REGEX: the last bench's log (the kernel's own output among it) has a line matching REGEX
+logged() {
+	if grep -Eq -- "$2" "$last/bench.log"; then
+		echo "PASS $1: its log says /$2/"
+	else
+		echo "FAIL $1: its log has no line /$2/"
+		failed=1
+	fi
+}
+
+# Round three (issue 26): the kernel in a worker process of its own, judged from outside.
+# The forged verdict goes nowhere: the worker holds no descriptor of the judge's
+judge r3_forge_fd incorrect "= -?nan"
+logged r3_forge_fd "wrote a forged verdict"
+# no problem table in the worker's process, and no thread of it may map over its RELRO or mprotect
+judge r3_map_fixed incorrect "= -?nan"
+logged r3_map_fixed "problem table in this process: none"
+logged r3_map_fixed "the calling thread: mmap\(MAP_FIXED\) over RELRO: Operation not permitted; mprotect: Operation not permitted"
+# (a new thread's stack needs mprotect for its guard page: pthread_create itself is refused)
+logged r3_map_fixed "a new thread: mmap\(MAP_FIXED\) over RELRO: Operation not permitted; mprotect: Operation not permitted|pthread_create failed"
+# the worker's own timer made to read 0: the judge's interval does not bear it out
+judge r3_worker_events rejected "calls took less than the judge saw"
+logged r3_worker_events "the worker's events made one"
+judge r3_worker_events ok "None" "s/^#define TRICK 1/#define TRICK 0/"
+
 # with streams and device flags allowed (problem.json "allowed_symbols"), the defences behind the import check
 kdir=${TMPDIR:-/tmp}/ks-adversarial-kernels
 rm -rf "$kdir" && mkdir -p "$kdir" && cp -r "$root/kernels/common" "$root/kernels/$problem" "$kdir/"
@@ -73,26 +100,26 @@ p["allowed_symbols"] = ["cudaStreamCreateWithFlags", "cudaStreamDestroy", "cudaS
     "fopen", "fgets", "__fgets_chk", "fclose", "strstr", "sscanf", "__isoc99_sscanf", "__isoc23_sscanf"]
 json.dump(p, open(sys.argv[1], "w"), indent=2)
 PY
-# with device flags allowed, the timer's own check stops the trick: the flags are read after every call
+# with device flags allowed, the worker's flags are the kernel's own: the judge's interval still holds its time
 export KS_KERNELS_DIR=$kdir
-judge set_flags rejected "scheduling flags changed"
-judge other_stream ok "None"
-other=$last
+judge set_flags "ok|rejected" "None|calls took less than the judge saw"
+flags=$last
+# work on a stream of its own, returned from at once: the judge's interval holds it, the worker's events do not
+judge other_stream rejected "calls took less than the judge saw|memory changed after its call returned"
 # with files allowed, the seccomp filter denies the open of /proc/self/maps: c stays NaN
 judge read_maps incorrect "c\[0\]\[0\] = -?nan"
-last=$other
-# the work on another stream is timed all the same: no shape 10 % faster
-if python3 - "$same/bench.json" "$last/bench.json" <<'PY'
+# flags that made the floor wrong in one process make no kernel faster now: no shape 10 % faster
+if [ "$(field "$flags/bench.json" status)" = rejected ] || python3 - "$same/bench.json" "$flags/bench.json" <<'PY'
 import json, sys
 a, b = (json.load(open(f))["results"] for f in sys.argv[1:])
 worst = min(y["time_us"] / x["time_us"] for x, y in zip(a, b))
-print("other_stream / same_stream time, least over the shapes: %.3f" % worst)
+print("set_flags / same_stream time, least over the shapes: %.3f" % worst)
 sys.exit(0 if worst > 0.9 else 1)
 PY
 then
-	echo "PASS other_stream: timed like the same kernel on the null stream"
+	echo "PASS set_flags: no faster than the same kernel without the flags"
 else
-	echo "FAIL other_stream: timed faster than the same kernel on the null stream"
+	echo "FAIL set_flags: faster than the same kernel without the flags"
 	failed=1
 fi
 exit $failed

@@ -29,6 +29,7 @@ typedef cudaDeviceProp		hipDeviceProp_t;
 typedef enum cudaDeviceAttr	hipDeviceAttribute_t;
 typedef enum cudaMemcpyKind	hipMemcpyKind;
 typedef enum cudaFuncAttribute	hipFuncAttribute;
+typedef cudaIpcMemHandle_t	hipIpcMemHandle_t;
 
 /* ---- errors ---- */
 #define hipSuccess			cudaSuccess
@@ -121,6 +122,12 @@ typedef enum cudaFuncAttribute	hipFuncAttribute;
 	cudaFuncAttributeMaxDynamicSharedMemorySize
 #define hipOccupancyMaxActiveBlocksPerMultiprocessor \
 	cudaOccupancyMaxActiveBlocksPerMultiprocessor
+
+/* ---- device memory shared between processes (a judge and its worker) ---- */
+#define hipIpcGetMemHandle		cudaIpcGetMemHandle
+#define hipIpcOpenMemHandle		cudaIpcOpenMemHandle
+#define hipIpcCloseMemHandle		cudaIpcCloseMemHandle
+#define hipIpcMemLazyEnablePeerAccess	cudaIpcMemLazyEnablePeerAccess
 
 /* ---- the profiler's capture range (ncu --profile-from-start off) ---- */
 #define hipProfilerStart		cudaProfilerStart
