@@ -76,7 +76,8 @@ void ks_gpu_judge_start(void) __attribute__((weak));
 static struct {
 	void *p;
 	size_t len;
-	int fd;			/* a memfd; -1 for device memory */
+	int fd;			/* a memfd; -1 for device memory, or once freed */
+	int device;		/* device memory, opened by its IPC handle */
 	uint32_t id;
 	int mapped;		/* the worker has it */
 	int freed;		/* ks_shared_free'd: the worker must drop it */
@@ -193,6 +194,7 @@ ks_judge_share_device(void *dev, size_t len, const unsigned char *handle, void (
 	shared[i].p = dev;
 	shared[i].len = len;
 	shared[i].fd = -1;
+	shared[i].device = 1;
 	memcpy(shared[i].handle, handle, KS_JUDGE_HANDLE_BYTES);
 	shared[i].release = release;
 	shared[i].id = ++W.next_id;
@@ -526,7 +528,7 @@ sync_buffers(char *why, size_t n)
 		m.type = shared[i].freed ? KS_MSG_UNMAP : KS_MSG_MAP;
 		m.id = shared[i].id;
 		m.len = shared[i].len;
-		m.device = shared[i].fd < 0;
+		m.device = (uint32_t)shared[i].device;
 		if (m.device)
 			memcpy(m.handle, shared[i].handle, sizeof m.handle);
 		if (send_msg(&m, shared[i].freed ? -1 : shared[i].fd) < 0)
@@ -567,7 +569,7 @@ fingerprint(const int *bufs, int nbufs)
 
 	/* device memory: the judge's kernels hash it, all buffers in one wait */
 	for (int b = 0; b < nbufs; b++)
-		if (shared[bufs[b]].fd < 0) {
+		if (shared[bufs[b]].device) {
 			devs[ndev] = shared[bufs[b]].p;
 			lens[ndev++] = shared[bufs[b]].len;
 		}
@@ -578,7 +580,7 @@ fingerprint(const int *bufs, int nbufs)
 		size_t len = shared[bufs[b]].len, i = 0;
 		uint64_t w[4];
 
-		if (shared[bufs[b]].fd < 0)
+		if (shared[bufs[b]].device)
 			continue;
 
 		for (; i + 32 <= len; i += 32) {
