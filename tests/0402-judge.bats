@@ -234,6 +234,20 @@ the kernel defines the global symbol '$name': a kernel's object may define its e
 	run -0 judge r3_predict_inputs
 	assert_line --index 0 --regexp '^(crashed|incorrect)$'
 	run -0 judge r3_work_after_return
+	if [[ ${lines[0]} == ok ]]; then
+		# Under load the caller can be held up until its thread has done all the rows: then they were
+		# done inside the timed call, and the time is honest.  An ok must be no faster than the same
+		# rows done honestly (the trick, when it worked at e1c1778: 0.52 to 0.55 times as fast).
+		local trick honest
+		trick=$(jget pop/gen-000/c0/bench.json .score_us)
+		{ echo '#define HONEST 1'; cat "$ADV/r3_work_after_return.c"; } >pop/gen-000/c0/kernel.c
+		ks-build pop/gen-000/c0
+		ks-bench pop/gen-000/c0
+		honest=$(jget pop/gen-000/c0/bench.json .score_us)
+		awk -v t="$trick" -v h="$honest" 'BEGIN { exit !(t >= 0.75 * h) }' ||
+			fail "r3_work_after_return ok at $trick us, the same rows done honestly $honest us"
+		return
+	fi
 	assert_output --regexp "^(rejected
 (bench )?shape [0-9x]+: the kernel's memory changed after its call returned \(work after the return counts for nothing and is not allowed\)|incorrect
 .*)$"
