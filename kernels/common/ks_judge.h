@@ -137,12 +137,21 @@ void ks_judge_profile_call(const int *dims, void *state);
  * One call of the kernel on state's arguments (the problem's args()),
  * as the comment at the top says.  0, with *seconds the judge's interval
  * less the floor (never below 0); -1 when the call broke a rule (work
- * after its return, a message out of turn), with why the verdict's
- * rejection.  A worker that dies takes the runner down the same way:
- * the same signal, or the same exit status.
+ * after its return, a message out of turn, on a GPU times that fall
+ * short of the judge's), with why the verdict's rejection.  seconds
+ * NULL: a call whose time counts for nothing (a check's, a warm-up's),
+ * held to every rule but the time's.  A worker that dies takes the
+ * runner down the same way: the same signal, or the same exit status.
  */
 int ks_judge_call(const int *dims, void *state, double *seconds, char *why,
     size_t n);
+
+/*
+ * After the timed calls: 0 when their times stand, -1 with why the
+ * verdict's rejection when not (on a GPU, the median shortfall of however
+ * many there were, against the same margin as while they ran).
+ */
+int ks_judge_times_stand(char *why, size_t n);
 
 /*
  * The floor measured again, before a shape's timed calls, and taken when
