@@ -556,13 +556,18 @@ add_finding(struct ks_buf *b, const struct ks_cand *c, size_t n, const struct ks
 {
 	static const char *const where[] = { "below the range", "inside the range", "above the range" };
 	long bi = find_id(c, n, k->cand.base);
-	double lo = 0, hi = 0, pct;
+	double lo = 0, hi = 0, pct, r, rlo, rhi;
 
 	ks_json_num(k->cand.plan, "uplift_min", NULL, &lo);
 	ks_json_num(k->cand.plan, "uplift_max", NULL, &hi);
 	ks_buf_printf(b, "- generation %ld, %s from %s: \"%s\" (expected %+.0f%% to %+.0f%%): ", k->gen, k->id,
 	    parent_of(k, "base"), plan_title(k), lo, hi);
-	if (ks_plan_uplift(c, n, k, &pct))
+	if (ks_plan_uplift(c, n, k, &pct) && ks_versus(k, &c[bi], &r, &rlo, &rhi))
+		ks_buf_printf(b, "measured %+.1f%% timed side by side with its base (95%% interval %+.1f%% to %+.1f%%), "
+		    "%s (%.2f us, its base %.2f us benched alone)\n", pct, (1 / rhi - 1) * 100, (1 / rlo - 1) * 100,
+		    ks_faster(k, &c[bi]) || ks_faster(&c[bi], k) ? where[ks_plan_against_range(k->cand.plan, pct) + 1] :
+		    "within noise", k->score_us, c[bi].score_us);
+	else if (ks_plan_uplift(c, n, k, &pct))
 		ks_buf_printf(b, "measured %+.1f%%, %s (%.2f us against %.2f us)\n", pct,
 		    where[ks_plan_against_range(k->cand.plan, pct) + 1], k->score_us, c[bi].score_us);
 	else if (k->bench.message)
