@@ -263,15 +263,19 @@ slot_report() {
 	# as the tools' does)
 	local s base
 	base=$(jget pop/gen-000/c0/bench.json .score_us)
+	# each was timed side by side with the seed: the uplift and its interval are the ratio's
 	for s in 0 1 2; do
 		jq -rn --slurpfile c pop/gen-001/c$s/candidate.json --slurpfile b pop/gen-001/c$s/bench.json \
-			'[$c[0].plan.title, $c[0].plan.uplift_min, $c[0].plan.uplift_max, $b[0].score_us] | @tsv'
+			'[$c[0].plan.title, $c[0].plan.uplift_min, $c[0].plan.uplift_max, $b[0].score_us,
+			  $b[0].versus.ratio, $b[0].versus.ci95[0], $b[0].versus.ci95[1]] | @tsv'
 	done | awk -F '\t' -v base="$base" '{
-		u = (base / $4 - 1) * 100
+		u = (1 / $5 - 1) * 100
 		where = u < $2 ? "below" : u > $3 ? "above" : "inside"
+		noise = !(($7 < 1 && $5 < 0.975) || ($6 > 1 && $5 > 1 / 0.975))
 		n[where]++; err += u - ($2 + $3) / 2
-		printf "- generation 1, g001c%d from g000c0: \"%s\" (expected %+.0f%% to %+.0f%%): measured %+.1f%%, %s the range (%.2f us against %.2f us)\n",
-			NR - 1, $1, $2, $3, u, where, $4, base }
+		printf "- generation 1, g001c%d from g000c0: \"%s\" (expected %+.0f%% to %+.0f%%): measured %+.1f%% timed side by side with its base (95%% interval %+.1f%% to %+.1f%%), %s (%.2f us, its base %.2f us benched alone)\n",
+			NR - 1, $1, $2, $3, u, (1 / $7 - 1) * 100, (1 / $6 - 1) * 100,
+			noise ? "within noise" : where " the range", $4, base }
 		END {
 			# the track record of the three plans, and hypotheses.json "calibration"
 			printf "Of the 3 plans measured so far, %d (%.0f %%) measured inside the uplift range they predicted, %d below it and %d above it; 0 more failed (wrong, crashed, did not build or were rejected). On average a measured plan came out %.1f points %s the middle of its range.\n",

@@ -146,6 +146,8 @@ void ks_judge_refloor(void) __attribute__((weak));
 void ks_judge_start_unconfined(const char *worker_path) __attribute__((weak));
 void ks_judge_profile_call(const int *dims, void *state) __attribute__((weak));
 int ks_judge_start_versus(const char *worker_path, char *why, size_t n) __attribute__((weak));
+/* in a judge runner only (ks_versus.c), as the judge is */
+int ks_versus_stats(struct ks_versus_shape *s, int nshapes, struct ks_versus_total *total) __attribute__((weak));
 void ks_judge_use(int k) __attribute__((weak));
 void ks_judge_drop(int k) __attribute__((weak));
 
@@ -1502,7 +1504,7 @@ start_versus(const struct opts *o)
 {
 	if (!o->versus)
 		return;
-	if (!ks_judge_start_versus || !o->nbenches) {
+	if (!ks_judge_start_versus || !ks_versus_stats || !o->nbenches) {
 		snprintf(V.why, sizeof V.why, "%s", o->nbenches ? "this runner cannot time side by side" :
 		    "no bench shape to time side by side");
 		return;

@@ -154,8 +154,9 @@ ks_versus_stats(struct ks_versus_shape *s, int nshapes, struct ks_versus_total *
 			logs[(size_t)k * nshapes + i] = log(boot[k]);
 		}
 		qsort(boot, RESAMPLES, sizeof *boot, cmp_double);
-		s[i].lo = boot[LO_RANK];
-		s[i].hi = boot[HI_RANK];
+		/* (with a handful of rounds the resamples can all fall to one side of the estimate: it is kept inside) */
+		s[i].lo = fmin(boot[LO_RANK], s[i].ratio);
+		s[i].hi = fmax(boot[HI_RANK], s[i].ratio);
 	}
 	/* the geometric mean over the shapes, and its interval from the same resamples, shape by shape */
 	total->ratio = exp(total->ratio);
@@ -167,8 +168,8 @@ ks_versus_stats(struct ks_versus_shape *s, int nshapes, struct ks_versus_total *
 		boot[k] = exp(sum / nshapes);
 	}
 	qsort(boot, RESAMPLES, sizeof *boot, cmp_double);
-	total->lo = boot[LO_RANK];
-	total->hi = boot[HI_RANK];
+	total->lo = fmin(boot[LO_RANK], total->ratio);
+	total->hi = fmax(boot[HI_RANK], total->ratio);
 	total->shapes = nshapes;
 	free(a);
 	free(b);
