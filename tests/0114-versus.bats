@@ -153,4 +153,23 @@ versus() {
 	KS_HYPOTHESIZE_MODEL=fixture run -0 ks-hypothesize pop/gen-002
 	run -0 llm_request 1 '.body.messages[1].content'
 	assert_output --partial '"Loop order" (expected +50% to +120%): measured +1.0% timed side by side with its base (95% interval -1.0% to +3.1%), within noise (50.00 us, its base 100.00 us benched alone)'
+	# and the population: every time with its noise, the side-by-side ratio beside the score
+	assert_output --partial '- g001c0 (base g000c0, reference g000c0; plan: Loop order): status ok, score 50.00 us ±2.0 %; side by side with its base g000c0: 0.990x (95 % interval 0.970-1.010)'
+}
+
+@test "every time a prompt shows carries its noise, and a shape that ran into its time cap says so" {
+	# (before: times to 0.01 us with no spread and no word of convergence, on a machine whose spreads were 3.8-72 %)
+	rm -rf pop
+	make_pop pop
+	fake_cand pop 0 0 ok 100 ''
+	jq '.results[0] += {rel_stderr: 0.0265, converged: false} | .results[1] += {rel_stderr: 0.004, converged: true}
+		| .results[2] += {rel_stderr: null, runs: 1}' pop/gen-000/c0/bench.json >b.json
+	mv b.json pop/gen-000/c0/bench.json
+	llm_server_start "$(jq -nc '{fixture: [{content: ({base: "g000c0", reference: "g000c0", reason: "r"} | tojson)}]}')"
+	KS_SELECT_MODEL=fixture run -0 ks-select pop/gen-001
+	run -0 llm_request 1 '.body.messages[1].content'
+	# the score's noise: sqrt(0.0265^2 + 0.004^2 + (0.1^2 - 0.01^2)) / 3 and 1 % of drift, twice: 7.2 %
+	assert_output --partial '- g000c0 (base -, reference -; plan: (the seed kernel)): status ok, score 100.00 us ±7.2 %
+  per shape: 8x8x8 100.00 us ±5.3 % (did not converge); 8x8x8 100.00 us ±0.8 %; 8x8x8 100.00 us (one call: no spread);'
+	assert_output --partial '"did not converge": the shape ran into its time cap'
 }
