@@ -103,12 +103,19 @@ count() {
 # kernel: its line with the score and its line of per-shape times (awk's
 # printf rounds as the tools' does; jq prints every digit of a number).
 pop_lines() {
+	# the score's noise as ks_score_noise: the shapes' relative standard errors over n, a shape that did not
+	# converge adding its share of 10 %, and 1 % of drift; twice it is shown
 	jq -r '(.results | map(.sol_us / .time_us | log) | add / length | exp) as $overall
-		| "\(.id) \(.score_us) \($overall)",
-		  (.results[] | "\(.shape.M) \(.shape.N) \(.shape.K) \(.time_us) \(.sol_us / .time_us)")' "$1/bench.json" |
+		| ((.results | map((.rel_stderr // 0) * (.rel_stderr // 0) + (if .converged == false then 0.0099 else 0 end)) | add | sqrt)
+		   / (.results | length)) as $rse
+		| "\(.id) \(.score_us) \($overall) \(($rse * $rse + 0.0001) | sqrt)",
+		  (.results[] | "\(.shape.M) \(.shape.N) \(.shape.K) \(.time_us) \(.sol_us / .time_us) \(.rel_stderr) \(.converged) \(.runs)")' \
+		"$1/bench.json" |
 		awk 'function pct(s) { return sprintf(100 * s >= 1 ? "%.1f" : "%.2g", 100 * s) }  # as ks_sol_pct
-			NR == 1 { printf "- %s (base -, reference -; plan: (the seed kernel)): status ok, score %.2f us, %s %% of SOL overall\n", $1, $2, pct($3); next }
-			{ shapes = shapes sprintf(" %dx%dx%d %.2f us (%s %% of SOL);", $1, $2, $3, $4, pct($5)) }
+			NR == 1 { printf "- %s (base -, reference -; plan: (the seed kernel)): status ok, score %.2f us ±%.1f %%, %s %% of SOL overall\n", $1, $2, 200 * $4, pct($3); next }
+			{ spread = $6 != "null" ? sprintf("±%.1f %%", 200 * $6) : $8 == 1 ? "(one call: no spread)" : "(spread unknown)"
+			  shapes = shapes sprintf(" %dx%dx%d %.2f us %s%s (%s %% of SOL);", $1, $2, $3, $4, spread,
+				$7 == "false" ? " (did not converge)" : "", pct($5)) }
 			END { print "  per shape:" shapes }'
 }
 
@@ -263,15 +270,19 @@ slot_report() {
 	# as the tools' does)
 	local s base
 	base=$(jget pop/gen-000/c0/bench.json .score_us)
+	# each was timed side by side with the seed: the uplift and its interval are the ratio's
 	for s in 0 1 2; do
 		jq -rn --slurpfile c pop/gen-001/c$s/candidate.json --slurpfile b pop/gen-001/c$s/bench.json \
-			'[$c[0].plan.title, $c[0].plan.uplift_min, $c[0].plan.uplift_max, $b[0].score_us] | @tsv'
+			'[$c[0].plan.title, $c[0].plan.uplift_min, $c[0].plan.uplift_max, $b[0].score_us,
+			  $b[0].versus.ratio, $b[0].versus.ci95[0], $b[0].versus.ci95[1]] | @tsv'
 	done | awk -F '\t' -v base="$base" '{
-		u = (base / $4 - 1) * 100
+		u = (1 / $5 - 1) * 100
 		where = u < $2 ? "below" : u > $3 ? "above" : "inside"
+		noise = !(($7 < 1 && $5 < 0.975) || ($6 > 1 && $5 > 1 / 0.975))
 		n[where]++; err += u - ($2 + $3) / 2
-		printf "- generation 1, g001c%d from g000c0: \"%s\" (expected %+.0f%% to %+.0f%%): measured %+.1f%%, %s the range (%.2f us against %.2f us)\n",
-			NR - 1, $1, $2, $3, u, where, $4, base }
+		printf "- generation 1, g001c%d from g000c0: \"%s\" (expected %+.0f%% to %+.0f%%): measured %+.1f%% timed side by side with its base (95%% interval %+.1f%% to %+.1f%%), %s (%.2f us, its base %.2f us benched alone)\n",
+			NR - 1, $1, $2, $3, u, (1 / $7 - 1) * 100, (1 / $6 - 1) * 100,
+			noise ? "within noise" : where " the range", $4, base }
 		END {
 			# the track record of the three plans, and hypotheses.json "calibration"
 			printf "Of the 3 plans measured so far, %d (%.0f %%) measured inside the uplift range they predicted, %d below it and %d above it; 0 more failed (wrong, crashed, did not build or were rejected). On average a measured plan came out %.1f points %s the middle of its range.\n",
@@ -668,8 +679,9 @@ long_base() {
 	run -0 ks-implement pop/gen-002/c0
 	run prompt 2
 	assert_output --partial $'## Why this base and this reference\n\ng001c0 is the fastest; g000c0 keeps the other loop order\n'
-	assert_output --partial $'## The base kernel, g001c0\n\nMeasured: score 80.00 us; per shape: 8x8x8 80.00 us; 8x8x8 80.00 us; 8x8x8 80.00 us;\n'
-	assert_output --partial $'## A reference kernel worth learning from, g000c0\n\nMeasured: score 100.00 us; per shape: 8x8x8 100.00 us;'
+	# (fake_cand's records give no spread: the 1 % drift between benches is all a score's noise)
+	assert_output --partial $'## The base kernel, g001c0\n\nMeasured: score 80.00 us ±2.0 %; per shape: 8x8x8 80.00 us (spread unknown); 8x8x8 80.00 us (spread unknown); 8x8x8 80.00 us (spread unknown);\n'
+	assert_output --partial $'## A reference kernel worth learning from, g000c0\n\nMeasured: score 100.00 us ±2.0 %; per shape: 8x8x8 100.00 us (spread unknown);'
 	assert_output --partial "$(cat pop/gen-000/c0/kernel.c)"
 	assert_output --partial "$(head -n 3 "$KS_ROOT/prompts/knowledge/experiments.md" | tail -n 1)"
 	refute_output --partial "The reference kernel is the base itself"
@@ -686,15 +698,15 @@ long_base() {
 	run -0 ks-hypothesize pop/gen-002
 	run prompt 1
 	assert_output --partial "(% of SOL: the shape's speed of light, the least time its work can take on this machine, over its time; overall, their geometric mean)"
-	assert_output --partial "- g000c0 (base -, reference -; plan: (the seed kernel)): status ok, score 80.00 us, 33.5 % of SOL overall
-  per shape: 256x256x256 80.00 us (50.0 % of SOL); 512x384x320 80.00 us (10.0 % of SOL); 200x640x448 80.00 us (75.0 % of SOL);"
-	assert_output --partial "status ok, score 33.47 us, 80.0 % of SOL overall"
+	assert_output --partial "- g000c0 (base -, reference -; plan: (the seed kernel)): status ok, score 80.00 us ±2.0 %, 33.5 % of SOL overall
+  per shape: 256x256x256 80.00 us (spread unknown) (50.0 % of SOL); 512x384x320 80.00 us (spread unknown) (10.0 % of SOL); 200x640x448 80.00 us (spread unknown) (75.0 % of SOL);"
+	assert_output --partial "status ok, score 33.47 us ±2.0 %, 80.0 % of SOL overall"
 	assert_output --partial $'## How far the base is from the speed of light\n\nThe speed of light (SOL) of a shape is the least time its work can take: its FLOPs (2*M*N*K) at the peak measured on the bench machine before the kernel ran, 450 GFLOP/s (2 threads, 512-bit vectors, fused multiply-add)'
 	assert_output --partial ". The base g000c0 runs at 33.5 % of SOL overall (the geometric mean over the shapes). Furthest from it: 512x384x320 at 10.0 %, 256x256x256 at 50.0 %; closest: 200x640x448 at 75.0 %. The search stops once a kernel reaches 90 % of SOL on every shape (KS_SOL_STOP)."
 	# the writer sees the base's shares too
 	run -0 ks-implement pop/gen-002/c0
 	run prompt 2
-	assert_output --partial "Measured: score 80.00 us, 33.5 % of SOL overall; per shape: 256x256x256 80.00 us (50.0 % of SOL);"
+	assert_output --partial "Measured: score 80.00 us ±2.0 %, 33.5 % of SOL overall; per shape: 256x256x256 80.00 us (spread unknown) (50.0 % of SOL);"
 }
 
 @test "a problem without a speed of light says so, and shows times alone" {

@@ -53,7 +53,7 @@ within() {
 	assert_output --partial "(3001 kernels: more than KS_CONTEXT_CHARS=8000 characters in full, so a selection)"
 	local id
 	for id in $(jq -r '.best[]' pop/expected.json); do
-		assert_output --regexp "(^|$nl)- $id \(base g[0-9]{3}c[0-9], reference g[0-9]{3}c[0-9]; plan: [^)]*\): status ok, score [0-9.]+ us$nl  per shape: "
+		assert_output --regexp "(^|$nl)- $id \(base g[0-9]{3}c[0-9], reference g[0-9]{3}c[0-9]; plan: [^)]*\): status ok, score [0-9.]+ us ±[0-9.]+ %$nl  per shape: "
 	done
 	assert_line "### Each generation, the newest first"
 	assert_line --regexp "^- generation 600: 5 kernels, 5 ok; best [0-9.]+ us \(g600c[0-9]\)$"
@@ -105,8 +105,11 @@ within() {
 	llm_server_start "$(jq -nc '{fixture: [{content: ({base: "g000c0", reference: "g000c0", reason: "r"} | tojson)}]}')"
 	run -0 ks-select small/gen-002
 	run -0 section 1 "The population"
-	assert_line --index 0 "- g000c0 (base -, reference -; plan: (the seed kernel)): status ok, score 100.00 us"
-	assert_line --index 2 "- g001c0 (base g000c0, reference g000c0; plan: -): status incorrect"
+	# what the figures after a time mean, then each kernel with its noise
+	assert_line --index 0 --regexp '^\(± after a shape.s time: about its 95 % interval, '
+	assert_line --index 1 "- g000c0 (base -, reference -; plan: (the seed kernel)): status ok, score 100.00 us ±2.0 %"
+	assert_line --index 2 "  per shape: 8x8x8 100.00 us (spread unknown); 8x8x8 100.00 us (spread unknown); 8x8x8 100.00 us (spread unknown);"
+	assert_line --index 3 "- g001c0 (base g000c0, reference g000c0; plan: -): status incorrect"
 	refute_output --partial "KS_CONTEXT_CHARS"
 	KS_CONTEXT_CHARS=lots run -1 ks-select small/gen-002
 	assert_output "ks-select: KS_CONTEXT_CHARS must be an integer from 1000 to 100000000 (characters of one section of a prompt), not 'lots'"

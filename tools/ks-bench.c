@@ -4,8 +4,9 @@
  * time for every benchmark shape.  Records bench.json.  A wrong, crashing
  * or hanging kernel is a result (exit 0); a broken setup is not.
  *
- * In order: load the run, the problem and the settings; read build.json
- * (the only file of another stage it reads); take a free device
+ * In order: load the run, the problem and the settings; read build.json,
+ * and candidate.json for the base, whose bench.json and worker it reads
+ * to time the two side by side; take a free device
  * (ks_target.c); run the harness in the sandbox (ks_sandbox.c); turn what
  * it printed into the verdict, each time checked against the shape's
  * speed of light (ks_bound.c); write bench.json.
@@ -14,6 +15,7 @@
 #include <sys/utsname.h>
 
 #include <ctype.h>
+#include <errno.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
@@ -37,6 +39,10 @@ struct bench {
 	char *sandbox;				/* "sandbox" of bench.json */
 	int heldout;				/* -H: the held-out shapes, into heldout.json */
 	const cJSON *shapes;			/* the shapes timed: bench_shapes, or heldout_shapes with -H */
+	int versus_on;				/* KS_VERSUS: time a candidate side by side with its base */
+	char versus_id[24];			/* the base timed beside it; "" for none */
+	char *versus_worker;			/* its worker, or NULL */
+	char *versus_error;			/* why the base cannot be, where there is one; NULL */
 };
 
 /*
@@ -89,6 +95,13 @@ load_settings(struct bench *b)
 		ks_warnx("bad KS_BENCH_SALT '%s': expected an unsigned integer (the salt of a bench.json)", b->salt);
 		return -1;
 	}
+	const char *vs = getenv("KS_VERSUS");
+
+	if (vs && *vs && strcmp(vs, "0") != 0 && strcmp(vs, "1") != 0) {
+		ks_warnx("bad KS_VERSUS '%s': expected 1 (time each candidate side by side with its base) or 0", vs);
+		return -1;
+	}
+	b->versus_on = !vs || !*vs || strcmp(vs, "1") == 0;
 	return ks_gpus_load(b->target, &b->gpus);
 }
 
@@ -120,6 +133,102 @@ allows_streams(const struct ks_problem *p)
 	return 0;
 }
 
+/*
+ * The base to time side by side with: candidate.json's parents.base,
+ * when that kernel was benched ok and its worker is there.  Nothing for
+ * the seed, a held-out bench, target external or KS_VERSUS=0; where the
+ * candidate has a base that cannot be timed, b->versus_error says why
+ * (the bench goes on without).
+ */
+static void
+find_versus(struct bench *b)
+{
+	struct ks_cand_rec cand;
+	struct ks_bench_rec base;
+	char *path, *bdir;
+	long g, s;
+
+	if (!b->versus_on || b->heldout || !b->target->judge_common)
+		return;
+	path = ks_easprintf("%s/candidate.json", b->dir);
+	if (ks_cand_rec_load(path, KS_QUIET, &cand) != 0) {
+		free(path);
+		return;
+	}
+	free(path);
+	if (!cand.base || ks_id_parse(cand.base, &g, &s) < 0 || (g == b->gen && s == b->slot)) {
+		ks_cand_rec_free(&cand);
+		return;
+	}
+	snprintf(b->versus_id, sizeof b->versus_id, "%s", cand.base);
+	ks_cand_rec_free(&cand);
+	bdir = ks_cand_dir(b->root, g, s);
+	path = ks_easprintf("%s/bench.json", bdir);
+	if (ks_bench_rec_load(path, KS_QUIET, &base) != 0)
+		b->versus_error = ks_easprintf("the base %s has no bench.json to stand on", b->versus_id);
+	else if (strcmp(base.status, "ok") != 0)
+		b->versus_error = ks_easprintf("the base %s has no time (status %s)", b->versus_id, base.status);
+	if (!b->versus_error)
+		ks_bench_rec_free(&base);
+	free(path);
+	if (!b->versus_error) {
+		path = ks_easprintf("%s/worker", bdir);
+		char *abs = realpath(path, NULL);
+
+		if (!abs || access(abs, X_OK) != 0)
+			b->versus_error = ks_easprintf("the base %s has no worker to run ('%s': %s)", b->versus_id, path,
+			    strerror(errno));
+		else
+			b->versus_worker = ks_estrdup(abs);
+		free(abs);
+		free(path);
+	}
+	free(bdir);
+}
+
+/*
+ * bench.json's "versus", from the harness's: the base's id, the ratio of
+ * the candidate's time to the base's (the geometric mean over the shapes
+ * of the ratios of their medians, timed in rounds of one call each in a
+ * drawn order) and its 95 % interval, the same per shape; or the base's
+ * id and why there is none.  NULL where no base was asked for.
+ */
+static cJSON *
+versus_of(const struct bench *b, const cJSON *h, const cJSON *results)
+{
+	const cJSON *hv = cJSON_GetObjectItemCaseSensitive(h, "versus");
+	const cJSON *hres = cJSON_GetObjectItemCaseSensitive(h, "results"), *r, *e;
+	const char *err = b->versus_error ? b->versus_error : ks_json_str(h, "versus_error", NULL);
+	cJSON *v, *per;
+	int i = 0;
+
+	if (!b->versus_id[0])
+		return NULL;
+	v = cJSON_CreateObject();
+	ks_json_set_str(v, "id", b->versus_id);
+	if (!err && !cJSON_IsObject(hv))
+		err = "the runner gave no side-by-side times";
+	if (err) {
+		cJSON_AddNullToObject(v, "ratio");
+		ks_json_set_str(v, "error", err);
+		return v;
+	}
+	cJSON_AddItemToObject(v, "ratio", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(hv, "ratio"), 1));
+	cJSON_AddItemToObject(v, "ci95", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(hv, "ci95"), 1));
+	per = cJSON_AddArrayToObject(v, "per_shape");
+	cJSON_ArrayForEach(r, hres) {
+		const cJSON *hs = cJSON_GetObjectItemCaseSensitive(r, "versus");
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddItemToObject(o, "shape", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetArrayItem(results, i++), "shape"), 1));
+		cJSON_ArrayForEach(e, hs)
+			cJSON_AddItemToObject(o, e->string, cJSON_Duplicate(e, 1));
+		cJSON_AddItemToArray(per, o);
+	}
+	return v;
+}
+
 static char **
 runner_argv(const struct bench *b)
 {
@@ -136,6 +245,10 @@ runner_argv(const struct bench *b)
 	free(dir);
 	ks_argv_add(&argv, &n, ks_estrdup("--json-fd"));
 	ks_argv_add(&argv, &n, ks_estrdup("3"));
+	if (b->versus_worker) {
+		ks_argv_add(&argv, &n, ks_estrdup("--versus"));
+		ks_argv_add(&argv, &n, ks_estrdup(b->versus_worker));
+	}
 	ks_argv_add(&argv, &n, ks_estrdup("--seed"));
 	ks_argv_add(&argv, &n, ks_easprintf("%ld", seed));
 	ks_argv_add(&argv, &n, ks_estrdup("--rtol"));
@@ -460,8 +573,12 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 				ks_json_set_str(res, "status", "rejected");
 				ks_json_set_str(res, "message", moved);
 			} else {
+				cJSON *vs = versus_of(b, h, cJSON_GetObjectItemCaseSensitive(res, "results"));
+
 				ks_json_set_num(res, "score_us", score);
 				cJSON_AddStringToObject(res, "score_stat", "median");
+				if (vs)
+					cJSON_AddItemToObject(res, "versus", vs);
 			}
 		}
 		free(faster);
@@ -707,7 +824,10 @@ bench(const char *dir, const char *out, int heldout)
 		ks_warnx("'%s': the problem holds no \"heldout_shapes\" to bench", b.prob.path);
 		goto out_prob;
 	}
-	if (load_settings(&b) < 0 || !(res = bench_cand(&b)))
+	if (load_settings(&b) < 0)
+		goto out_prob;
+	find_versus(&b);
+	if (!(res = bench_cand(&b)))
 		goto out_prob;
 	/* where it ran: the Slurm job and node, when one ran it */
 	cJSON *where = ks_launch_where();
@@ -729,6 +849,8 @@ out:
 	free(b.root);
 	free(b.device);
 	free(b.sandbox);
+	free(b.versus_worker);
+	free(b.versus_error);
 	return rc;
 }
 

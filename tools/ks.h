@@ -273,6 +273,9 @@ struct ks_bench_rec {         /* bench.json, written by ks-bench */
 	int correct;
 	double score_us;                /* -1 unless status is ok */
 	const cJSON *results;
+	/* timed side by side with versus_id (NULL: not): score over its score, and the 95 % interval; -1 when none */
+	const char *versus_id;
+	double versus_ratio, versus_lo, versus_hi;
 };
 int ks_bench_rec_load(const char *path, int flags, struct ks_bench_rec *b);
 void ks_bench_rec_free(struct ks_bench_rec *b);
@@ -724,7 +727,7 @@ struct ks_calibration {
 	long failed;		/* plans whose kernel was benched and has no score */
 	double mean_error;	/* mean of measured minus the middle of the range, in points */
 };
-/* k's measured uplift over its base in percent: 1, or 0 when either has no score */
+/* k's measured uplift over its base in percent (side by side where k was timed beside it): 1, or 0 when either has no score */
 int ks_plan_uplift(const struct ks_cand *c, size_t n, const struct ks_cand *k, double *pct);
 /* where pct fell against plan's [uplift_min, uplift_max]: -1 below, 0 inside, 1 above */
 int ks_plan_against_range(const cJSON *plan, double pct);
@@ -823,6 +826,12 @@ double ks_score_noise(const struct ks_cand *c);
 /* 1 when time ta (noise na) is faster than tb (noise nb) by more than twice their noise */
 int ks_time_faster(double ta, double na, double tb, double nb);
 int ks_faster(const struct ks_cand *a, const struct ks_cand *b);
+/*
+ * a's time over b's as measured side by side, with its 95 % interval: 1
+ * when either was benched beside the other (b beside a: the figures
+ * inverted), else 0.
+ */
+int ks_versus(const struct ks_cand *a, const struct ks_cand *b, double *ratio, double *lo, double *hi);
 
 /* ks_offline.c: the rules used when no LLM is configured */
 int ks_offline_select(struct ks_cand *c, size_t n, cJSON **out);

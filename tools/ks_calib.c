@@ -14,9 +14,11 @@ int
 ks_plan_uplift(const struct ks_cand *c, size_t n, const struct ks_cand *k, double *pct)
 {
 	const struct ks_cand *base = k->cand.base ? ks_cands_find((struct ks_cand *)c, n, k->cand.base) : NULL;
+	double r, lo, hi;
 
 	if (k->score_us > 0 && base && base->score_us > 0) {
-		*pct = (base->score_us / k->score_us - 1) * 100;
+		/* side by side where the two were: the base's score was benched at another time */
+		*pct = ((ks_versus(k, base, &r, &lo, &hi) ? 1 / r : base->score_us / k->score_us) - 1) * 100;
 		return 1;
 	}
 	return 0;

@@ -59,7 +59,29 @@ ks_ctx_budget(size_t *budget)
 	return 0;
 }
 
-/* " MxNxK T us (P % of SOL);" for each shape of a measured kernel (the share where there is a speed of light) */
+/*
+ * " ±X %" after a shape's time: twice the relative standard error of its
+ * median (about a 95 % interval), and a word where the bench ran into
+ * its time cap; nothing where a single call left no spread.
+ */
+static void
+add_shape_noise(struct ks_buf *b, const cJSON *r)
+{
+	double rse;
+
+	double runs = 0;
+
+	if (ks_json_num(r, "rel_stderr", NULL, &rse) == 0 && rse >= 0)
+		ks_buf_printf(b, " \xc2\xb1%.1f %%", 200 * rse);
+	else if (ks_json_num(r, "runs", NULL, &runs) == 0 && runs == 1)
+		ks_buf_puts(b, " (one call: no spread)");
+	else
+		ks_buf_puts(b, " (spread unknown)");
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(r, "converged")))
+		ks_buf_puts(b, " (did not converge)");
+}
+
+/* " MxNxK T us ±X % (P % of SOL);" for each shape of a measured kernel (the share where there is a speed of light) */
 static void
 add_shape_times(struct ks_buf *b, const struct ks_cand *c, const struct ks_problem *p)
 {
@@ -72,6 +94,7 @@ add_shape_times(struct ks_buf *b, const struct ks_cand *c, const struct ks_probl
 
 		ks_json_num(r, "time_us", NULL, &t);
 		ks_buf_printf(b, " %s %.2f us", shape, t);
+		add_shape_noise(b, r);
 		if (share > 0)
 			ks_buf_printf(b, " (%s %% of SOL)", ks_sol_pct(share, pct, sizeof pct));
 		ks_buf_puts(b, ";");
@@ -90,14 +113,30 @@ add_overall_share(struct ks_buf *b, const struct ks_cand *c)
 		ks_buf_printf(b, ", %s %% of SOL overall", ks_sol_pct(share, pct, sizeof pct));
 }
 
+/*
+ * "score T us ±X %": the noise against a score benched at another time
+ * (ks_score_noise, twice: about 95 %), and where the kernel was timed
+ * beside its base, that ratio with its interval.
+ */
+static void
+add_score(struct ks_buf *b, const struct ks_cand *c)
+{
+	ks_buf_printf(b, "score %.2f us \xc2\xb1%.1f %%", c->score_us, 200 * ks_score_noise(c));
+	if (c->bench.versus_ratio > 0)
+		ks_buf_printf(b, "; side by side with its base %s: %.3fx (95 %% interval %.3f-%.3f)",
+		    c->bench.versus_id, c->bench.versus_ratio, c->bench.versus_lo, c->bench.versus_hi);
+}
+
 /* A kernel in full: its line, its time per shape or why it failed, its resources. */
 static void
 add_kernel_full(struct ks_buf *b, const struct ks_cand *c, const struct ks_problem *p)
 {
 	ks_buf_printf(b, "- %s (base %s, reference %s; plan: %s): status %s", c->id, parent_of(c, "base"),
 	    parent_of(c, "reference"), plan_title(c), c->status ? c->status : "not benched");
-	if (c->score_us > 0)
-		ks_buf_printf(b, ", score %.2f us", c->score_us);
+	if (c->score_us > 0) {
+		ks_buf_puts(b, ", ");
+		add_score(b, c);
+	}
 	add_overall_share(b, c);
 	ks_buf_puts(b, "\n");
 	if (c->score_us > 0) {
@@ -117,7 +156,7 @@ ks_ctx_times(const struct ks_cand *c, const struct ks_problem *p)
 
 	if (!(c->score_us > 0))
 		return ks_easprintf("%s: not measured (status %s)", c->id, c->status ? c->status : "not benched");
-	ks_buf_printf(&b, "score %.2f us", c->score_us);
+	add_score(&b, c);
 	add_overall_share(&b, c);
 	ks_buf_puts(&b, "; per shape:");
 	add_shape_times(&b, c, p);
@@ -495,6 +534,23 @@ add_sol_legend(struct ks_buf *b, const struct ks_cand *c, size_t n)
 		}
 }
 
+/* what the figures after a time mean, once, where any kernel has a score */
+static void
+add_noise_legend(struct ks_buf *b, const struct ks_cand *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (c[i].score_us > 0) {
+			ks_buf_puts(b, "(\xc2\xb1 after a shape's time: about its 95 % interval, twice the relative standard "
+			    "error of the median of its timed calls; after a score: its noise against a score benched at "
+			    "another time, 1 % of drift between benches included, so two scores closer than that are the "
+			    "same; \"did not converge\": the shape ran into its time cap, a busy machine's sign; \"side by "
+			    "side\": the kernel timed in one bench with its base, call for call, its time over the base's "
+			    "with a 95 % interval, which is what to trust where two scores differ by less than their "
+			    "noise)\n");
+			return;
+		}
+}
+
 char *
 ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p, const struct ks_cand *base,
     const struct ks_cand *ref, size_t budget)
@@ -503,6 +559,7 @@ ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p,
 	char *shown;
 
 	ks_buf_add(&b, "", 0);
+	add_noise_legend(&b, c, n);
 	add_sol_legend(&b, c, n);
 	for (size_t i = 0; i < n; i++)
 		add_kernel_full(&b, &c[i], p);
@@ -510,6 +567,7 @@ ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p,
 		return b.s;
 	b.len = 0;
 	b.s[0] = '\0';
+	add_noise_legend(&b, c, n);
 	add_sol_legend(&b, c, n);
 	shown = ks_ecalloc(n ? n : 1, 1);
 	ks_buf_printf(&b, "(%zu kernels: more than KS_CONTEXT_CHARS=%zu characters in full, so a selection)\n", n,
@@ -556,15 +614,21 @@ add_finding(struct ks_buf *b, const struct ks_cand *c, size_t n, const struct ks
 {
 	static const char *const where[] = { "below the range", "inside the range", "above the range" };
 	long bi = find_id(c, n, k->cand.base);
-	double lo = 0, hi = 0, pct;
+	double lo = 0, hi = 0, pct, r, rlo, rhi;
 
 	ks_json_num(k->cand.plan, "uplift_min", NULL, &lo);
 	ks_json_num(k->cand.plan, "uplift_max", NULL, &hi);
 	ks_buf_printf(b, "- generation %ld, %s from %s: \"%s\" (expected %+.0f%% to %+.0f%%): ", k->gen, k->id,
 	    parent_of(k, "base"), plan_title(k), lo, hi);
-	if (ks_plan_uplift(c, n, k, &pct))
-		ks_buf_printf(b, "measured %+.1f%%, %s (%.2f us against %.2f us)\n", pct,
-		    where[ks_plan_against_range(k->cand.plan, pct) + 1], k->score_us, c[bi].score_us);
+	if (ks_plan_uplift(c, n, k, &pct) && ks_versus(k, &c[bi], &r, &rlo, &rhi))
+		ks_buf_printf(b, "measured %+.1f%% timed side by side with its base (95%% interval %+.1f%% to %+.1f%%), "
+		    "%s (%.2f us, its base %.2f us benched alone)\n", pct, (1 / rhi - 1) * 100, (1 / rlo - 1) * 100,
+		    ks_faster(k, &c[bi]) || ks_faster(&c[bi], k) ? where[ks_plan_against_range(k->cand.plan, pct) + 1] :
+		    "within noise", k->score_us, c[bi].score_us);
+	else if (ks_plan_uplift(c, n, k, &pct))
+		ks_buf_printf(b, "measured %+.1f%%, %s (%.2f us against %.2f us, benched apart)\n", pct,
+		    ks_faster(k, &c[bi]) || ks_faster(&c[bi], k) ? where[ks_plan_against_range(k->cand.plan, pct) + 1] :
+		    "within noise", k->score_us, c[bi].score_us);
 	else if (k->bench.message)
 		ks_buf_printf(b, "%s: %.200s\n", k->status ? k->status : "not benched", k->bench.message);
 	else

@@ -495,6 +495,39 @@ results_check(const cJSON *results, const char *f)
 	return 0;
 }
 
+/*
+ * bench.json's optional "versus": the base's id, and where there is a
+ * ratio, the ratio and its interval (positive, lo <= ratio <= hi).
+ */
+static int
+versus_field(struct ks_bench_rec *b, const char *f)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(b->json, "versus"), *ci;
+	double r;
+
+	b->versus_ratio = b->versus_lo = b->versus_hi = -1;
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsObject(v) || !(b->versus_id = ks_json_str(v, "id", f))) {
+		note(f, "field \"versus\" is not an object with the base's \"id\"");
+		return -1;
+	}
+	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(v, "ratio")))
+		return 0;
+	ci = cJSON_GetObjectItemCaseSensitive(v, "ci95");
+	if (ks_json_num(v, "ratio", f, &r) < 0 || !cJSON_IsArray(ci) || cJSON_GetArraySize(ci) != 2 ||
+	    !cJSON_IsNumber(cJSON_GetArrayItem(ci, 0)) || !cJSON_IsNumber(cJSON_GetArrayItem(ci, 1)) ||
+	    !(r > 0) || !(cJSON_GetArrayItem(ci, 0)->valuedouble > 0) ||
+	    cJSON_GetArrayItem(ci, 0)->valuedouble > r || cJSON_GetArrayItem(ci, 1)->valuedouble < r) {
+		note(f, "field \"versus\": \"ratio\" must be a positive number inside \"ci95\", [lo, hi]");
+		return -1;
+	}
+	b->versus_ratio = r;
+	b->versus_lo = cJSON_GetArrayItem(ci, 0)->valuedouble;
+	b->versus_hi = cJSON_GetArrayItem(ci, 1)->valuedouble;
+	return 0;
+}
+
 int
 ks_bench_rec_load(const char *path, int flags, struct ks_bench_rec *b)
 {
@@ -531,6 +564,8 @@ ks_bench_rec_load(const char *path, int flags, struct ks_bench_rec *b)
 		note(f, "field \"score_us\" must be null when status is %s", b->status);
 		goto bad;
 	}
+	if (versus_field(b, f) < 0)
+		goto bad;
 	return 0;
 bad:
 	ks_bench_rec_free(b);
@@ -543,6 +578,7 @@ ks_bench_rec_free(struct ks_bench_rec *b)
 	cJSON_Delete(b->json);
 	memset(b, 0, sizeof *b);
 	b->score_us = -1;
+	b->versus_ratio = b->versus_lo = b->versus_hi = -1;
 }
 
 /* Each entry of select.json's "seen": an id, a status or null, a score or null. */

@@ -15,7 +15,7 @@ static const char *const cpu_flags[] = {
 	"-std=c11", "-O3", "-march=native", "-fopenmp", "-Wall", "-Wextra", NULL
 };
 static const char *const cpu_common[] = { "ks_harness.c", "ks_peak.c", NULL };
-static const char *const cpu_judge[] = { "ks_harness.c", "ks_judge.c", "ks_peak.c", NULL };
+static const char *const cpu_judge[] = { "ks_harness.c", "ks_judge.c", "ks_versus.c", "ks_peak.c", NULL };
 static const char *const cpu_worker[] = { "ks_worker.c", NULL };
 static const char *const cpu_libs[] = { "-lm", NULL };
 
@@ -33,7 +33,7 @@ static const char *const cuda_flags[] = {
  * through the project's HIP-on-CUDA headers.
  */
 static const char *const nvidia_common[] = { "ks_harness.c", "ks_gpu.hip", NULL };
-static const char *const nvidia_judge[] = { "ks_harness.c", "ks_judge.c", "ks_gpu.hip", NULL };
+static const char *const nvidia_judge[] = { "ks_harness.c", "ks_judge.c", "ks_versus.c", "ks_gpu.hip", NULL };
 static const char *const nvidia_worker[] = { "ks_worker.c", "ks_worker_gpu.hip", NULL };
 static const char *const hip_on_cuda[] = { "hip-on-cuda", NULL };
 static const char *const no_libs[] = { NULL };
@@ -45,7 +45,7 @@ static const char *const hip_amd_flags[] = {
 };
 static const char *const hip_common[] = { "ks_harness.hip", "ks_gpu.hip", NULL };
 /* hipcc compiles every file as C++ and refuses a .c: the judge's and the worker's C come in through .hip files */
-static const char *const hip_judge[] = { "ks_harness.hip", "ks_judge.hip", "ks_gpu.hip", NULL };
+static const char *const hip_judge[] = { "ks_harness.hip", "ks_judge.hip", "ks_versus.hip", "ks_gpu.hip", NULL };
 static const char *const hip_worker[] = { "ks_worker.hip", "ks_worker_gpu.hip", NULL };
 
 /*

@@ -40,6 +40,7 @@
 
 #include "ks_harness.h"
 #include "ks_judge.h"
+#include "ks_versus.h"
 
 #define WARMUP_CALLS	2	/* at least this many calls before timing */
 #define WARMUP_S	0.05	/* and at least this long */
@@ -100,6 +101,7 @@ struct opts {
 	int profile;		/* --profile */
 	int salt_given;		/* --salt: timed calls' inputs derived from it, to repeat a run */
 	const char *worker;	/* --worker: a judge's worker program */
+	const char *versus;	/* --versus: the base's worker, timed side by side */
 	struct shape *tests, *benches;
 	size_t ntests, nbenches;
 };
@@ -119,6 +121,10 @@ struct bench_rec {
 	double wall;		/* the shape's whole time: set-up, checks, warm-up, calls (s) */
 	long checks;		/* the checks of the candidate's output on this shape */
 	double checks_wall;	/* their time (s), a fresh call's inputs and call included */
+	/* side by side: the rounds' times (s) of the candidate and of its base, and their statistics */
+	double *vs_cand, *vs_base;
+	struct ks_versus_shape vs;
+	int last_base;		/* the last timed call was the base's */
 };
 
 #define TM (P->timer ? P->timer : &ks_host_timer)
@@ -139,6 +145,22 @@ void ks_judge_finish(void) __attribute__((weak));
 void ks_judge_refloor(void) __attribute__((weak));
 void ks_judge_start_unconfined(const char *worker_path) __attribute__((weak));
 void ks_judge_profile_call(const int *dims, void *state) __attribute__((weak));
+int ks_judge_start_versus(const char *worker_path, char *why, size_t n) __attribute__((weak));
+/* in a judge runner only (ks_versus.c), as the judge is */
+int ks_versus_stats(struct ks_versus_shape *s, int nshapes, struct ks_versus_total *total) __attribute__((weak));
+void ks_judge_use(int k) __attribute__((weak));
+void ks_judge_drop(int k) __attribute__((weak));
+
+/*
+ * A side-by-side bench (--versus): whether the base's worker still
+ * stands, and why not when it was asked for and does not; every shape is
+ * then without its side-by-side (a ratio over some shapes only would
+ * weigh them as the whole).
+ */
+static struct {
+	int on;
+	char why[600];
+} V;
 
 struct report {
 	const char *timer_moved;	/* why the timer cannot be trusted; NULL */
@@ -151,6 +173,7 @@ struct report {
 	struct test_rec *tests;
 	struct bench_rec *benches;
 	size_t ntests, nbenches;	/* records filled so far */
+	struct ks_versus_total versus;	/* side by side: shapes 0 when there is none */
 };
 
 static const struct ks_problem *const P = &ks_problem;
@@ -331,6 +354,7 @@ usage(FILE *fp)
 	fprintf(fp, "usage: runner [--seed S] [--salt S] [--rtol R] [--atol A] "
 	    "[--time-cap SECONDS] [--min-runs N]\n"
 	    "              [--json-fd FD] [--measure-peak] [--profile] [--idle-start] [--worker PATH]\n"
+	    "              [--versus PATH]\n"
 	    "              --test SHAPE ... "
 	    "--bench SHAPE ...\n"
 	    "problem %s: SHAPE is ", P->name);
@@ -350,6 +374,7 @@ usage(FILE *fp)
 	    " each run (the JSON gives it), 0 for none; given, the timed calls'\n"
 	    "  inputs are derived from it too (else drawn fresh for each call)\n"
 	    "--worker: a judge runner's worker program (default: ./worker beside the runner)\n"
+	    "--versus: the worker of the candidate's base, timed side by side with it (a judge runner's)\n"
 	    "tests are checked; bench shapes are checked and timed; one "
 	    "JSON verdict goes to FD\n"
 	    "--measure-peak: first measure the machine's FP32 FMA peak "
@@ -566,6 +591,7 @@ parse_args(struct opts *o, int argc, char **argv)
 	o->profile = 0;
 	o->salt_given = 0;
 	o->worker = NULL;
+	o->versus = NULL;
 	/* room for the shapes of the command line or of the defaults */
 	cap = (size_t)argc + count_words(KS_DEFAULT_TESTS) + count_words(KS_DEFAULT_BENCHES);
 	o->tests = (struct shape *)xcalloc(cap, sizeof(*o->tests));
@@ -619,6 +645,8 @@ parse_args(struct opts *o, int argc, char **argv)
 			o->salt_given = 1;
 		} else if (!strcmp(arg, "--worker")) {
 			o->worker = val;
+		} else if (!strcmp(arg, "--versus")) {
+			o->versus = val;
 		} else if (!strcmp(arg, "--rtol"))
 			o->rtol = parse_double(arg, val, 0, 0);
 		else if (!strcmp(arg, "--atol"))
@@ -863,6 +891,91 @@ spot_check_drawn(struct opts *o)
 	return v % SPOT_ONE_IN == 0;
 }
 
+/* no side-by-side from here on: the base's worker is ended, and every shape goes without */
+static void
+versus_lost(const char *what, const struct shape *sh, const char *why)
+{
+	int len;
+
+	if (!V.on)
+		return;
+	V.on = 0;
+	len = snprintf(V.why, sizeof V.why, "%s", what);
+	len += format_shape(V.why + len, sizeof V.why - len, sh);
+	snprintf(V.why + len, sizeof V.why - len, ": %s", why);
+	ks_judge_use(0);
+	ks_judge_drop(1);
+}
+
+/*
+ * One timed call of worker k (0: the candidate, 1: its base) on fresh
+ * inputs, then checked if drawn.  0 with the time in *dt; -1 when the
+ * candidate's call was refused (*refusal) or its output failed (spot,
+ * *spot_run); 1 when the base's call was refused or failed, which ends
+ * the side-by-side, not the bench.
+ */
+static int
+one_timed_call(struct opts *o, const struct shape *sh, void *st, int k, long index, double *t0, double *dt,
+    struct ks_check *spot, int *refusal)
+{
+	double aside = ks_now();
+
+	if (V.on)
+		ks_judge_use(k);
+	if (P->new_inputs)
+		P->new_inputs(st, call_seed(o, sh, index));
+	*t0 += ks_now() - aside;
+	aside = ks_now();
+	if (timed_call(sh->dims, st, dt) < 0) {
+		if (k) {
+			versus_lost("the base's call on bench shape ", sh, refused);
+			return 1;
+		}
+		*refusal = 1;
+		return -1;
+	}
+	/* a judge's exchange around the call (its quiet period, fingerprints) is no call's time either */
+	if (ks_judge_call)
+		*t0 += ks_now() - aside - *dt;
+	if (spot_check_drawn(o)) {
+		aside = ks_now();
+		bench_check(o, st, spot);
+		*t0 += ks_now() - aside;
+		if (!spot->ok && k) {
+			versus_lost("the base's output on bench shape ", sh, "wrong on a timed call checked");
+			return 1;
+		}
+		if (!spot->ok)
+			return -1;
+	}
+	return 0;
+}
+
+/* room for sample n of *t (capacity *cap) */
+static void
+grow(double **t, long n, long *cap)
+{
+	double *nt;
+
+	if (n < *cap)
+		return;
+	*cap = *cap ? 2 * *cap : 64;
+	if ((nt = (double *)realloc(*t, *cap * sizeof(**t))) == NULL)
+		die(1, "out of memory");
+	*t = nt;
+}
+
+/* the base first in this round: drawn from the operating system's entropy, or the harness's generator */
+static int
+base_first(struct opts *o)
+{
+	uint64_t v;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != (ssize_t)sizeof(v))
+		v = ks_rand_next(&o->rng);
+	return (int)(v >> 7 & 1);
+}
+
 /*
  * Times calls one by one until the mean is known to 0.5% or the time
  * cap is spent, and at least min_runs calls either way.  The cap counts
@@ -871,14 +984,20 @@ spot_check_drawn(struct opts *o)
  * 0.2 s cap, leaving one timed call where min_runs asked for three.
  * WALL_CAPS caps bound the whole, so that a fast kernel whose times never
  * settle cannot spend thousands of checks on one shape.
- * Returns the number of samples left in *tp.
+ *
+ * Side by side, each round is one call of the candidate and one of its
+ * base, in an order drawn per round; the cap counts both, and the stop
+ * rule asks the ratio of the two to be known to 0.5% too.  The base's
+ * times go to rec's vs_base, the candidate's of the same rounds to
+ * vs_cand.  Returns the number of the candidate's samples left in *tp.
  */
 static long
-time_runs(struct opts *o, const struct shape *sh, void *st, double **tp,
+time_runs(struct opts *o, const struct shape *sh, void *st, double **tp, struct bench_rec *rec,
     struct ks_check *spot, long *spot_run, int *refusal)
 {
-	double *t = NULL, *nt, dt, t0, aside, wall0, mean = 0, m2 = 0, d;
-	long n = 0, cap = 0;
+	double *t = NULL, dt, bt, t0, wall0, mean = 0, m2 = 0, lmean = 0, lm2 = 0, d;
+	long n = 0, cap = 0, vcap = 0, vn = 0;
+	int side = V.on;
 
 	*spot_run = 0;
 	*refusal = 0;
@@ -895,44 +1014,42 @@ time_runs(struct opts *o, const struct shape *sh, void *st, double **tp,
 		 * the operating system's entropy after the call, no kernel can
 		 * know beforehand which of its calls will be looked at.
 		 */
-		aside = ks_now();
-		if (P->new_inputs)
-			P->new_inputs(st, call_seed(o, sh, n));
-		t0 += ks_now() - aside;
-		aside = ks_now();
-		if (timed_call(sh->dims, st, &dt) < 0) {
-			*refusal = 1;
+		int first = side && V.on ? base_first(o) : 0;
+
+		if (first && one_timed_call(o, sh, st, 1, 2 * n + 1, &t0, &bt, spot, refusal) > 0)
+			side = 0;
+		if (one_timed_call(o, sh, st, 0, 2 * n, &t0, &dt, spot, refusal) < 0) {
+			*spot_run = *refusal ? 0 : n + 1;
 			*tp = t;
 			return n;
 		}
-		/* a judge's exchange around the call (its quiet period, fingerprints) is no call's time either */
-		if (ks_judge_call)
-			t0 += ks_now() - aside - dt;
-		if (spot_check_drawn(o)) {
-			aside = ks_now();
-			bench_check(o, st, spot);
-			t0 += ks_now() - aside;
-			if (!spot->ok) {
-				*spot_run = n + 1;
-				*tp = t;
-				return n;
-			}
-		}
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			if ((nt = (double *)realloc(t, cap * sizeof(*t))) == NULL)
-				die(1, "out of memory");
-			t = nt;
-		}
+		if (side && !first && one_timed_call(o, sh, st, 1, 2 * n + 1, &t0, &bt, spot, refusal) > 0)
+			side = 0;
+		rec->last_base = side && !first;
+		grow(&t, n, &cap);
 		t[n++] = dt;
 		/* Welford's update keeps the stop test cheap per call */
 		d = dt - mean;
 		mean += d / n;
 		m2 += d * (dt - mean);
-		if (n >= o->min_runs && n >= 2 &&
-		    sqrt(m2 / (n - 1) / n) < TARGET_RSE * mean)
+		if (side) {
+			/* (a time of 0, after the floor, is taken as 1 ps: the ratio stays finite) */
+			double l = log((dt > 0 ? dt : 1e-12) / (bt > 0 ? bt : 1e-12));
+			long bcap = vcap;
+
+			grow(&rec->vs_cand, vn, &vcap);
+			grow(&rec->vs_base, vn, &bcap);
+			rec->vs_cand[vn] = dt;
+			rec->vs_base[vn++] = bt;
+			d = l - lmean;
+			lmean += d / vn;
+			lm2 += d * (l - lmean);
+		}
+		if (n >= o->min_runs && n >= 2 && sqrt(m2 / (n - 1) / n) < TARGET_RSE * mean &&
+		    (!side || (vn >= 2 && sqrt(lm2 / (vn - 1) / vn) < TARGET_RSE)))
 			break;
 	}
+	rec->vs.rounds = side ? vn : 0;
 	*tp = t;
 	return n;
 }
@@ -987,10 +1104,36 @@ warm_up(const struct shape *sh, void *st)
 	return 0;
 }
 
+/*
+ * The base's first call on a bench shape, checked (a base that is wrong
+ * here cannot be compared with), its warm-up and its floor; on any
+ * failure the side-by-side ends.  The candidate's worker is the one
+ * called after.
+ */
+static void
+prepare_base(const struct opts *o, const struct shape *sh, void *st)
+{
+	struct ks_check c;
+
+	ks_judge_use(1);
+	if (call_once(sh->dims, st) < 0 || warm_up(sh, st) < 0) {
+		versus_lost("the base's call on bench shape ", sh, refused);
+		return;
+	}
+	bench_check(o, st, &c);
+	if (!c.ok) {
+		versus_lost("the base's output on bench shape ", sh, "wrong on its first call");
+		return;
+	}
+	ks_judge_refloor();
+	ks_judge_use(0);
+}
+
 static int
 do_bench(struct opts *o, const struct shape *sh, struct report *r)
 {
 	struct ks_check c;
+	struct bench_rec *rec;
 	char what[300];
 	double *t, wall0;
 	long n, spot_run;
@@ -1022,7 +1165,13 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 	/* a judge's floor, where these calls are timed */
 	if (ks_judge_refloor)
 		ks_judge_refloor();
-	n = time_runs(o, sh, st, &t, &c, &spot_run, &refusal);
+	if (V.on)
+		prepare_base(o, sh, st);
+	rec = &r->benches[r->nbenches];
+	memset(rec, 0, sizeof *rec);
+	n = time_runs(o, sh, st, &t, rec, &c, &spot_run, &refusal);
+	if (V.on)
+		ks_judge_use(0);
 	if (refusal) {
 		P->teardown(st);
 		free(t);
@@ -1039,9 +1188,12 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 
 	/*
 	 * A kernel may go wrong only when called again and again: the last
-	 * call is checked, then one on fresh inputs.
+	 * call is checked (the candidate's: not where the base's came after
+	 * it), then one on fresh inputs.
 	 */
-	bench_check(o, st, &c);
+	c.ok = 1;
+	if (!rec->last_base)
+		bench_check(o, st, &c);
 	if (c.ok) {
 		fresh = 1;
 		if (fresh_check(o, sh, st, &c) < 0) {
@@ -1058,11 +1210,14 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 		free(t);
 		return 0;
 	}
-	r->benches[r->nbenches].shape = sh;
-	r->benches[r->nbenches].wall = ks_now() - wall0;
-	summarize(&r->benches[r->nbenches], t, n);
-	r->benches[r->nbenches].checks = shape_checks.n;
-	r->benches[r->nbenches++].checks_wall = shape_checks.s;
+	rec->shape = sh;
+	rec->wall = ks_now() - wall0;
+	summarize(rec, t, n);
+	rec->checks = shape_checks.n;
+	rec->checks_wall = shape_checks.s;
+	rec->vs.cand = rec->vs_cand;
+	rec->vs.base = rec->vs_base;
+	r->nbenches++;
 	free(t);
 	return 1;
 }
@@ -1102,6 +1257,23 @@ json_shape(FILE *fp, const struct shape *sh)
 	for (i = 0; i < P->ndims; i++)
 		fprintf(fp, "%s%d", i ? "," : "", sh->dims[i]);
 	fprintf(fp, "], \"seed\": %llu", (unsigned long long)sh->seed);
+}
+
+/* a shape's side-by-side: the ratio of the medians, its interval, the rounds, the base's median */
+static void
+json_versus_shape(FILE *fp, const struct ks_versus_shape *v)
+{
+	fputs(", \"versus\": {\"ratio\": ", fp);
+	json_num(fp, v->ratio);
+	fputs(", \"ci95\": [", fp);
+	json_num(fp, v->lo);
+	fputs(", ", fp);
+	json_num(fp, v->hi);
+	fprintf(fp, "], \"rounds\": %ld, \"base_time_us\": ", v->rounds);
+	json_num(fp, v->base_median * 1e6);
+	fputs(", \"time_us\": ", fp);
+	json_num(fp, v->cand_median * 1e6);
+	fputc('}', fp);
 }
 
 static void
@@ -1158,6 +1330,8 @@ json_report(FILE *fp, const struct report *r)
 		json_num(fp, b->wall);
 		fprintf(fp, ", \"checks\": %ld, \"checks_s\": ", b->checks);
 		json_num(fp, b->checks_wall);
+		if (r->versus.shapes)
+			json_versus_shape(fp, &b->vs);
 		fputc('}', fp);
 	}
 	fputs("],\n \"tests_s\": ", fp);
@@ -1174,6 +1348,18 @@ json_report(FILE *fp, const struct report *r)
 	if (r->timer_moved) {
 		fputs(",\n \"timer_moved\": ", fp);
 		json_str(fp, r->timer_moved);
+	}
+	if (r->versus.shapes) {
+		fputs(",\n \"versus\": {\"ratio\": ", fp);
+		json_num(fp, r->versus.ratio);
+		fputs(", \"ci95\": [", fp);
+		json_num(fp, r->versus.lo);
+		fputs(", ", fp);
+		json_num(fp, r->versus.hi);
+		fputs("]}", fp);
+	} else if (V.why[0]) {
+		fputs(",\n \"versus_error\": ", fp);
+		json_str(fp, V.why);
 	}
 	fputs("}\n", fp);
 }
@@ -1312,6 +1498,51 @@ prepare_timer(void)
  */
 static const char *worker_path(const struct opts *o);
 
+/* --versus: the base's worker started beside the candidate's, or the reason it is not */
+static void
+start_versus(const struct opts *o)
+{
+	if (!o->versus)
+		return;
+	if (!ks_judge_start_versus || !ks_versus_stats || !o->nbenches) {
+		snprintf(V.why, sizeof V.why, "%s", o->nbenches ? "this runner cannot time side by side" :
+		    "no bench shape to time side by side");
+		return;
+	}
+	V.on = ks_judge_start_versus(o->versus, V.why, sizeof V.why) == 0;
+}
+
+/* the side-by-side's figures, when every shape has its rounds and the base's times stand */
+static void
+versus_stats(struct report *r)
+{
+	struct ks_versus_shape *vs;
+	char why[sizeof refused];
+	size_t i;
+
+	if (!V.on)
+		return;
+	ks_judge_use(1);
+	if (ks_judge_times_stand && ks_judge_times_stand(why, sizeof why) < 0) {
+		ks_judge_use(0);
+		V.on = 0;
+		snprintf(V.why, sizeof V.why, "the base's times: %s", why);
+		return;
+	}
+	ks_judge_use(0);
+	vs = (struct ks_versus_shape *)xcalloc(r->nbenches, sizeof(*vs));
+	for (i = 0; i < r->nbenches; i++)
+		vs[i] = r->benches[i].vs;
+	if (ks_versus_stats(vs, (int)r->nbenches, &r->versus) < 0) {
+		V.on = 0;
+		snprintf(V.why, sizeof V.why, "a bench shape has no rounds of the two");
+	} else {
+		for (i = 0; i < r->nbenches; i++)
+			r->benches[i].vs = vs[i];
+	}
+	free(vs);
+}
+
 static void
 profile_one(const struct opts *o)
 {
@@ -1393,6 +1624,7 @@ main(int argc, char **argv)
 	if (ks_judge_start) {
 		/* the worker started, locked down and the floor measured, before any code of the candidate runs */
 		ks_judge_start(worker_path(&o));
+		start_versus(&o);
 	} else {
 		/*
 		 * The timer calibrated before any code of the candidate runs; in a
@@ -1420,6 +1652,8 @@ main(int argc, char **argv)
 		r.rejected = r.failure;
 		r.correct = 0;
 	}
+	if (r.correct && o.nbenches)
+		versus_stats(&r);
 	if (ks_judge_finish)
 		ks_judge_finish();
 	write_report(o.json_fd, &r);

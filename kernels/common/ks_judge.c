@@ -16,7 +16,9 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <stddef.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -79,18 +81,32 @@ static struct {
 	int fd;			/* a memfd; -1 for device memory, or once freed */
 	int device;		/* device memory, opened by its IPC handle */
 	uint32_t id;
-	int mapped;		/* the worker has it */
+	unsigned mapped;	/* the workers that have it: bit k for workers[k] */
 	int freed;		/* ks_shared_free'd: the worker must drop it */
 	int used;
 	unsigned char handle[KS_JUDGE_HANDLE_BYTES];	/* device memory's IPC handle */
 	void (*release)(void *);	/* device memory: frees p once the worker closed it */
 } shared[MAX_SHARED];
 
+/* the judge's own state, no worker's */
 static struct {
+	uint32_t next_id;	/* of the shared buffers */
+	uint64_t key;		/* of the fingerprints; no worker ever sees it */
+	int pinned;		/* the judge's thread and its workers share one CPU */
+	char text[TEXT_MAX];
+} J;
+
+/*
+ * A worker: the candidate's (workers[0]) and, in a side-by-side bench,
+ * its base's (workers[1]), each a process of its own with its own
+ * channel, calibration and record of its calls.  W is the one the next
+ * call goes to; only one ever runs at a time.
+ */
+struct worker {
 	pid_t pid;
 	int chan;		/* the judge's end of the channel */
 	int out;		/* the read end of the worker's stdout and stderr */
-	uint32_t next_id, seq;
+	uint32_t seq;
 	double floor_s;		/* the empty call's median: the least of every measure */
 	double first_floor_s;	/* the measure before any code of the candidate ran */
 	double floor_spread_s;	/* the middle half of the empty calls' spread, then */
@@ -104,16 +120,39 @@ static struct {
 	int unconfined;		/* --profile: the worker was not locked down */
 	int profiling;		/* the next call is the profiled one */
 	int spin;		/* waits for the worker's reply spinning, not sleeping */
-	int pinned;		/* the judge's thread and the worker share one CPU */
 	/* what the judge's own fingerprint of a call's buffers costs, measured with the worker stopped */
 	uint32_t fp_ids[KS_JUDGE_MAX_ARGS];	/* the buffers it was measured for */
 	int fp_n;
 	double fp_s;		/* the fingerprint's own cost, for these buffers */
 	double last_fp_s;	/* the last call's fingerprint, as timed after it */
-	uint64_t key;		/* of the fingerprints; the worker never sees it */
 	size_t logged, dropped;	/* bytes of the worker's output copied, and not */
-	char text[TEXT_MAX];
-} W = { .pid = -1, .chan = -1, .out = -1 };
+};
+
+static struct worker workers[KS_JUDGE_WORKERS] = {
+	{ .pid = -1, .chan = -1, .out = -1 }, { .pid = -1, .chan = -1, .out = -1 }
+};
+static struct worker *W = &workers[0];
+
+/*
+ * A base's worker that died, or closed its channel, in a side-by-side
+ * call: back to ks_judge_call, which returns -1 with base_why.  The
+ * candidate's worker takes the runner down with it instead.
+ */
+static jmp_buf base_lost;
+static char base_why[200];
+
+static int
+is_base(void)
+{
+	return W != &workers[0];
+}
+
+/* W's bit in a shared buffer's mapped */
+static unsigned
+w_bit(void)
+{
+	return 1u << (W - workers);
+}
 
 static void
 die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -128,8 +167,9 @@ die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	if (W.pid > 0)
-		kill(W.pid, SIGKILL);
+	for (int k = 0; k < KS_JUDGE_WORKERS; k++)
+		if (workers[k].pid > 0)
+			kill(workers[k].pid, SIGKILL);
 	exit(1);
 }
 
@@ -181,8 +221,9 @@ ks_shared_alloc(size_t bytes)
 	shared[i].p = p;
 	shared[i].len = len;
 	shared[i].fd = fd;
-	shared[i].id = ++W.next_id;
-	shared[i].mapped = shared[i].freed = 0;
+	shared[i].id = ++J.next_id;
+	shared[i].mapped = 0;
+	shared[i].freed = 0;
 	shared[i].used = 1;
 	return p;
 }
@@ -198,7 +239,7 @@ ks_judge_share_device(void *dev, size_t len, const unsigned char *handle, void (
 	shared[i].device = 1;
 	memcpy(shared[i].handle, handle, KS_JUDGE_HANDLE_BYTES);
 	shared[i].release = release;
-	shared[i].id = ++W.next_id;
+	shared[i].id = ++J.next_id;
 	shared[i].used = 1;
 }
 
@@ -223,6 +264,18 @@ shared_gone(int i)
 	shared[i].used = 0;
 }
 
+/* buffer i's mapped, less the workers that are gone (whose mappings went with them) */
+static unsigned
+live_mappers(int i)
+{
+	unsigned m = shared[i].mapped;
+
+	for (int k = 0; k < KS_JUDGE_WORKERS; k++)
+		if (workers[k].pid <= 0)
+			m &= ~(1u << k);
+	return m;
+}
+
 void
 ks_shared_free(void *p)
 {
@@ -235,7 +288,7 @@ ks_shared_free(void *p)
 	close(shared[i].fd);
 	shared[i].fd = -1;
 	shared[i].freed = 1;
-	/* the worker is told at the next exchange; never mapped, it needs no word */
+	/* each worker that has it is told at its next exchange; never mapped, none needs a word */
 	if (!shared[i].mapped)
 		shared_gone(i);
 }
@@ -250,7 +303,7 @@ ks_judge_unshare_device(void *dev)
 		return;
 	i = shared_at(dev, "ks_judge_unshare_device");
 	shared[i].freed = 1;
-	if (!shared[i].mapped || W.pid <= 0)
+	if (!live_mappers(i))
 		shared_gone(i);
 }
 
@@ -286,16 +339,18 @@ drain_output(void)
 	char buf[65536];
 	ssize_t r;
 
-	while (W.out >= 0 && (r = read(W.out, buf, sizeof buf)) > 0) {
-		size_t keep = W.logged < LOG_CAP ? LOG_CAP - W.logged : 0;
+	while (W->out >= 0 && (r = read(W->out, buf, sizeof buf)) > 0) {
+		/* the log is the candidate's: a base's output is read and dropped */
+		size_t keep = W->logged < LOG_CAP && !is_base() ? LOG_CAP - W->logged : 0;
 
 		if (keep > (size_t)r)
 			keep = (size_t)r;
 		if (keep && write(2, buf, keep) < 0)
 			keep = 0;
-		W.logged += keep;
-		W.dropped += (size_t)r - keep;
-		if (W.logged + W.dropped > OUTPUT_MAX)
+		W->logged += keep;
+		if (!is_base())
+			W->dropped += (size_t)r - keep;
+		if (W->logged + W->dropped > OUTPUT_MAX)
 			die("the kernel's process wrote more than %zu MiB to its output", OUTPUT_MAX >> 20);
 	}
 }
@@ -314,7 +369,16 @@ worker_died(int status)
 	int sig;
 
 	drain_output();
-	W.pid = -1;
+	W->pid = -1;
+	if (is_base()) {
+		if (WIFEXITED(status))
+			snprintf(base_why, sizeof base_why, "the base's process exited with status %d",
+			    WEXITSTATUS(status));
+		else
+			snprintf(base_why, sizeof base_why, "the base's process was killed by signal %d",
+			    WTERMSIG(status));
+		longjmp(base_lost, 1);
+	}
 	if (WIFEXITED(status))
 		exit(WEXITSTATUS(status));
 	sig = WTERMSIG(status);
@@ -333,7 +397,7 @@ wait_stopped(void)
 	pid_t r;
 
 	for (;;) {
-		r = waitpid(W.pid, &status, WUNTRACED);
+		r = waitpid(W->pid, &status, WUNTRACED);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -348,7 +412,7 @@ wait_stopped(void)
 static void
 worker_stop(void)
 {
-	if (kill(W.pid, SIGSTOP) != 0)
+	if (kill(W->pid, SIGSTOP) != 0)
 		die("cannot stop the kernel's process: %s", strerror(errno));
 	wait_stopped();
 }
@@ -356,7 +420,7 @@ worker_stop(void)
 static void
 worker_continue(void)
 {
-	if (kill(W.pid, SIGCONT) != 0)
+	if (kill(W->pid, SIGCONT) != 0)
 		die("cannot continue the kernel's process: %s", strerror(errno));
 }
 
@@ -389,7 +453,7 @@ send_msg(const struct ks_msg *m, int fd)
 		memcpy(CMSG_DATA(c), &fd, sizeof fd);
 	}
 	do
-		w = sendmsg(W.chan, &h, MSG_NOSIGNAL);
+		w = sendmsg(W->chan, &h, MSG_NOSIGNAL);
 	while (w < 0 && errno == EINTR);
 	return w == (ssize_t)sizeof *m ? 0 : -1;
 }
@@ -401,13 +465,19 @@ channel_closed(void)
 	int status;
 
 	/* a worker that closed its channel and lives on is ended here */
-	kill(W.pid, SIGCONT);
+	kill(W->pid, SIGCONT);
 	for (int i = 0; i < 100; i++) {
-		if (waitpid(W.pid, &status, WNOHANG) == W.pid && (WIFEXITED(status) || WIFSIGNALED(status)))
+		if (waitpid(W->pid, &status, WNOHANG) == W->pid && (WIFEXITED(status) || WIFSIGNALED(status)))
 			worker_died(status);
 		usleep(10000);
 	}
-	kill(W.pid, SIGKILL);
+	kill(W->pid, SIGKILL);
+	if (is_base()) {
+		waitpid(W->pid, &status, 0);
+		W->pid = -1;
+		snprintf(base_why, sizeof base_why, "the base's process closed the judge's channel");
+		longjmp(base_lost, 1);
+	}
 	die("the kernel's process closed the judge's channel");
 }
 
@@ -422,7 +492,7 @@ recv_msg(struct ks_msg *m, char *why, size_t n)
 		char buf[CMSG_SPACE(4 * sizeof(int))];
 		struct cmsghdr align;
 	} u;
-	struct pollfd p[2] = { { W.chan, POLLIN, 0 }, { W.out, POLLIN, 0 } };
+	struct pollfd p[2] = { { W->chan, POLLIN, 0 }, { W->out, POLLIN, 0 } };
 	struct iovec iov = { m, sizeof *m };
 	struct msghdr h;
 	struct cmsghdr *c;
@@ -430,7 +500,7 @@ recv_msg(struct ks_msg *m, char *why, size_t n)
 
 	for (;;) {
 		/* on a GPU the judge spins: a sleeping judge's wake-up would be in every interval */
-		if (poll(p, W.out >= 0 ? 2 : 1, W.spin ? 0 : -1) < 0) {
+		if (poll(p, W->out >= 0 ? 2 : 1, W->spin ? 0 : -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			die("poll failed: %s", strerror(errno));
@@ -438,8 +508,8 @@ recv_msg(struct ks_msg *m, char *why, size_t n)
 		if (p[1].revents)
 			drain_output();
 		if (p[1].revents & (POLLHUP | POLLERR)) {
-			close(W.out);
-			W.out = -1;
+			close(W->out);
+			W->out = -1;
 		}
 		if (p[0].revents)
 			break;
@@ -450,7 +520,7 @@ recv_msg(struct ks_msg *m, char *why, size_t n)
 	h.msg_control = u.buf;
 	h.msg_controllen = sizeof u.buf;
 	do
-		r = recvmsg(W.chan, &h, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+		r = recvmsg(W->chan, &h, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
 	while (r < 0 && errno == EINTR);
 	if (r == 0)
 		channel_closed();
@@ -494,7 +564,7 @@ static int
 channel_quiet(char *why, size_t n)
 {
 	char c;
-	ssize_t r = recv(W.chan, &c, 1, MSG_DONTWAIT | MSG_PEEK);
+	ssize_t r = recv(W->chan, &c, 1, MSG_DONTWAIT | MSG_PEEK);
 
 	if (r == 0)
 		channel_closed();
@@ -518,12 +588,13 @@ sync_buffers(char *why, size_t n)
 	int i, pending = 0;
 
 	for (i = 0; i < MAX_SHARED; i++)
-		pending += shared[i].used && (shared[i].freed || !shared[i].mapped);
+		pending += shared[i].used && !shared[i].freed == !(shared[i].mapped & w_bit());
 	if (!pending)
 		return 0;
 	worker_continue();
 	for (i = 0; i < MAX_SHARED; i++) {
-		if (!shared[i].used || (shared[i].mapped && !shared[i].freed))
+		/* a live buffer W lacks (map it), or a freed one W has (unmap it) */
+		if (!shared[i].used || !shared[i].freed != !(shared[i].mapped & w_bit()))
 			continue;
 		memset(&m, 0, sizeof m);
 		m.type = shared[i].freed ? KS_MSG_UNMAP : KS_MSG_MAP;
@@ -536,10 +607,9 @@ sync_buffers(char *why, size_t n)
 			channel_closed();
 		if (expect(KS_MSG_MAPPED, 0, why, n) < 0)
 			return -1;
-		if (shared[i].freed)
+		shared[i].mapped ^= w_bit();
+		if (shared[i].freed && !live_mappers(i))
 			shared_gone(i);
-		else
-			shared[i].mapped = 1;
 	}
 	worker_stop();
 	return channel_quiet(why, n);
@@ -563,7 +633,7 @@ mix(uint64_t z)
 static uint64_t
 fingerprint(const int *bufs, int nbufs)
 {
-	uint64_t h[4] = { W.key, ~W.key, W.key ^ 1, W.key ^ 2 };
+	uint64_t h[4] = { J.key, ~J.key, J.key ^ 1, J.key ^ 2 };
 	const void *devs[KS_JUDGE_MAX_ARGS];
 	size_t lens[KS_JUDGE_MAX_ARGS];
 	int ndev = 0;
@@ -575,7 +645,7 @@ fingerprint(const int *bufs, int nbufs)
 			lens[ndev++] = shared[bufs[b]].len;
 		}
 	if (ndev)
-		h[0] ^= mix(ks_gpu_fingerprint(devs, lens, ndev, W.key));
+		h[0] ^= mix(ks_gpu_fingerprint(devs, lens, ndev, J.key));
 	for (int b = 0; b < nbufs; b++) {
 		const unsigned char *p = (const unsigned char *)shared[bufs[b]].p;
 		size_t len = shared[bufs[b]].len, i = 0;
@@ -638,19 +708,19 @@ timed_exchange(struct ks_msg *m, const int *bufs, int nbufs, uint64_t *print, do
 	struct ks_msg r;
 	double t0;
 
-	m->seq = ++W.seq;
+	m->seq = ++W->seq;
 	if (on_device())
 		ks_gpu_judge_before_call();
 	t0 = now();
 	worker_continue();
 	if (send_msg(m, -1) < 0)
 		channel_closed();
-	W.spin = on_device() && !W.pinned;
+	W->spin = on_device() && !J.pinned;
 	if (recv_msg(&r, why, n) < 0) {
-		W.spin = 0;
+		W->spin = 0;
 		return -1;
 	}
-	W.spin = 0;
+	W->spin = 0;
 	if (r.type != KS_MSG_DONE || r.seq != m->seq) {
 		snprintf(why, n, "the kernel's process sent the judge a message out of turn (type %u, call %u, "
 		    "where the judge waited for type %u, call %u)", r.type, r.seq, KS_MSG_DONE, m->seq);
@@ -677,14 +747,14 @@ timed_exchange(struct ks_msg *m, const int *bufs, int nbufs, uint64_t *print, do
 		ks_gpu_judge_settle();
 		t3 = now();
 		*print = nbufs ? fingerprint(bufs, nbufs) : 0;
-		W.last_fp_s = now() - t3;
+		W->last_fp_s = now() - t3;
 		/* a fingerprint held up past its own cost: the worker's work went on; that wait counts */
 		*dt = t3 - t0;
-		if (nbufs && W.last_fp_s > FP_SLOW_SHARE * W.fp_s + FP_SLOW_S)
-			*dt += W.last_fp_s - FP_SLOW_SHARE * W.fp_s - FP_SLOW_S;
+		if (nbufs && W->last_fp_s > FP_SLOW_SHARE * W->fp_s + FP_SLOW_S)
+			*dt += W->last_fp_s - FP_SLOW_SHARE * W->fp_s - FP_SLOW_S;
 #ifdef KS_JUDGE_TRACE
 		fprintf(stderr, "judge-parts nbufs %d w %.2f done %.2f stop %.2f settle %.2f fp %.2f\n", nbufs,
-		    r.seconds * 1e6, (t1 - t0) * 1e6, (t2 - t1) * 1e6, (t3 - t2) * 1e6, W.last_fp_s * 1e6);
+		    r.seconds * 1e6, (t1 - t0) * 1e6, (t2 - t1) * 1e6, (t3 - t2) * 1e6, W->last_fp_s * 1e6);
 #endif
 	} else {
 		worker_stop();
@@ -704,10 +774,10 @@ static void
 measure_fingerprint(const int *bufs, int nbufs)
 {
 	double fp[9], t0;
-	int same = W.fp_n == nbufs;
+	int same = W->fp_n == nbufs;
 
 	for (int b = 0; b < nbufs && same; b++)
-		same = W.fp_ids[b] == shared[bufs[b]].id;
+		same = W->fp_ids[b] == shared[bufs[b]].id;
 	if (same)
 		return;
 	ks_gpu_judge_settle();
@@ -716,10 +786,10 @@ measure_fingerprint(const int *bufs, int nbufs)
 		(void)fingerprint(bufs, nbufs);
 		fp[i] = now() - t0;
 	}
-	W.fp_s = median_of(fp, 9, NULL);
+	W->fp_s = median_of(fp, 9, NULL);
 	for (int b = 0; b < nbufs; b++)
-		W.fp_ids[b] = shared[bufs[b]].id;
-	W.fp_n = nbufs;
+		W->fp_ids[b] = shared[bufs[b]].id;
+	W->fp_n = nbufs;
 }
 
 /* the worker runs with no command for a while, and is stopped again; its output drained */
@@ -727,7 +797,7 @@ static void
 quiet_period(double call_s)
 {
 	double d = call_s * QUIET_SHARE, end;
-	struct pollfd p = { W.out, POLLIN, 0 };
+	struct pollfd p = { W->out, POLLIN, 0 };
 
 	if (d < QUIET_MIN_S)
 		d = QUIET_MIN_S;
@@ -738,7 +808,7 @@ quiet_period(double call_s)
 	for (double left = d; left > 0; left = end - now()) {
 		int ms = (int)(left * 1e3);
 
-		if (W.out < 0 || ms < 1) {
+		if (W->out < 0 || ms < 1) {
 			struct timespec ts = { 0, (long)(left * 1e9) };
 
 			nanosleep(&ts, NULL);
@@ -756,11 +826,11 @@ refused(void)
 {
 	int status;
 
-	kill(W.pid, SIGKILL);
-	while (waitpid(W.pid, &status, 0) < 0 && errno == EINTR)
+	kill(W->pid, SIGKILL);
+	while (waitpid(W->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	drain_output();
-	W.pid = -1;
+	W->pid = -1;
 	return -1;
 }
 
@@ -769,9 +839,9 @@ static double
 median_short(void)
 {
 	static double t[SHORTS_KEPT];
-	int n = W.calls < SHORTS_KEPT ? (int)W.calls : SHORTS_KEPT;
+	int n = W->calls < SHORTS_KEPT ? (int)W->calls : SHORTS_KEPT;
 
-	memcpy(t, W.shorts, n * sizeof t[0]);
+	memcpy(t, W->shorts, n * sizeof t[0]);
 	return median_of(t, n, NULL);
 }
 
@@ -781,13 +851,34 @@ shortfall_within(char *why, size_t n)
 {
 	double med;
 
-	if (W.calls == 0 || (med = median_short()) <= W.margin_s)
+	if (W->calls == 0 || (med = median_short()) <= W->margin_s)
 		return 0;
 	snprintf(why, n, "the kernel's process said its calls took less than the judge saw: by a median of "
 	    "%.1f us more than %.0f%% of the call over its latest %ld timed calls, past a margin of %.1f us: "
 	    "its times cannot stand", med * 1e6, MARGIN_SHARE * 100,
-	    W.calls < SHORTS_KEPT ? W.calls : (long)SHORTS_KEPT, W.margin_s * 1e6);
+	    W->calls < SHORTS_KEPT ? W->calls : (long)SHORTS_KEPT, W->margin_s * 1e6);
 	return -1;
+}
+
+/*
+ * A floor (the field at offset off of struct worker), the least of the
+ * live workers' measures: the exchange is the same harness code in each,
+ * and a side-by-side's two kernels must have the same subtracted, or its
+ * ratio would carry the difference of two noisy floors (30 us of 300 on
+ * this project's 2-CPU machine before it was shared).
+ */
+static double
+least_of_workers(size_t off)
+{
+	double least = *(const double *)((const char *)W + off);
+
+	for (int k = 0; k < KS_JUDGE_WORKERS; k++) {
+		double f = *(const double *)((const char *)&workers[k] + off);
+
+		if (workers[k].pid > 0 && f < least)
+			least = f;
+	}
+	return least;
 }
 
 /*
@@ -806,26 +897,26 @@ shortfall_within(char *why, size_t n)
 static int
 device_time(double dt, double worker_s, double *seconds, char *why, size_t n)
 {
-	double margin = W.margin_s + MARGIN_SHARE * dt, most = dt - W.gap_s, t = worker_s;
+	double margin = W->margin_s + MARGIN_SHARE * dt, most = dt - W->gap_s, t = worker_s;
 
 	/* not a number is no time at all */
 	if (!(t >= 0))
 		t = 0;
-	W.shorts[W.calls % SHORTS_KEPT] = most - t - MARGIN_SHARE * dt;
-	W.calls++;
+	W->shorts[W->calls % SHORTS_KEPT] = most - t - MARGIN_SHARE * dt;
+	W->calls++;
 #ifdef KS_JUDGE_TRACE
-	fprintf(stderr, "judge-trace call %ld dt %.2f w %.2f fp %.2f/%.2f gap %.2f margin %.2f short %.2f\n", W.calls,
-	    dt * 1e6, worker_s * 1e6, W.last_fp_s * 1e6, W.fp_s * 1e6, W.gap_s * 1e6, margin * 1e6,
+	fprintf(stderr, "judge-trace call %ld dt %.2f w %.2f fp %.2f/%.2f gap %.2f margin %.2f short %.2f\n", W->calls,
+	    dt * 1e6, worker_s * 1e6, W->last_fp_s * 1e6, W->fp_s * 1e6, W->gap_s * 1e6, margin * 1e6,
 	    (most - t) * 1e6);
 #endif
 	if (t < most - CALL_MARGINS * margin) {
-		W.clamped++;
+		W->clamped++;
 		t = most - CALL_MARGINS * margin;
 	}
 	/* the median looked at on every call while there are few, then on every 16th */
-	if (W.calls >= SHORTS_MIN && (W.calls < 64 || W.calls % 16 == 0) && shortfall_within(why, n) < 0)
+	if (W->calls >= SHORTS_MIN && (W->calls < 64 || W->calls % 16 == 0) && shortfall_within(why, n) < 0)
 		return -1;
-	t -= W.events_floor_s;
+	t -= least_of_workers(offsetof(struct worker, events_floor_s));
 	*seconds = t > 0 ? t : 0;
 	return 0;
 }
@@ -833,19 +924,20 @@ device_time(double dt, double worker_s, double *seconds, char *why, size_t n)
 int
 ks_judge_times_stand(char *why, size_t n)
 {
-	return on_device() && !W.unconfined ? shortfall_within(why, n) : 0;
+	return on_device() && !W->unconfined ? shortfall_within(why, n) : 0;
 }
 
-int
-ks_judge_call(const int *dims, void *state, double *seconds, char *why, size_t n)
+static int
+judge_call(const int *dims, void *state, double *seconds, char *why, size_t n)
 {
+	double floor;
 	void *ptrs[KS_JUDGE_MAX_ARGS];
 	int bufs[KS_JUDGE_MAX_ARGS], nbufs = 0, nargs, i, b, k;
 	struct ks_msg m;
 	uint64_t before, after;
 	double dt, worker_s;
 
-	if (W.pid <= 0)
+	if (W->pid <= 0)
 		die("a call after the kernel's process was ended (a bug of the runner)");
 	if (!ks_problem.args)
 		die("problem '%s' gives no args() for its judge", ks_problem.name);
@@ -856,7 +948,7 @@ ks_judge_call(const int *dims, void *state, double *seconds, char *why, size_t n
 		return refused();
 	memset(&m, 0, sizeof m);
 	m.type = KS_MSG_CALL;
-	m.profile = (uint32_t)W.profiling;
+	m.profile = (uint32_t)W->profiling;
 	m.nargs = (uint32_t)nargs;
 	for (i = 0; i < ks_problem.ndims; i++)
 		m.dims[i] = dims[i];
@@ -887,15 +979,26 @@ ks_judge_call(const int *dims, void *state, double *seconds, char *why, size_t n
 		return refused();
 	if (!seconds)
 		return 0;
-	if (on_device() && W.unconfined) {
+	if (on_device() && W->unconfined) {
 		/* --profile: no time is kept */
 		*seconds = worker_s;
 		return 0;
 	}
 	if (on_device())
 		return device_time(dt, worker_s, seconds, why, n) < 0 ? refused() : 0;
-	*seconds = dt > W.floor_s ? dt - W.floor_s : 0;
+	floor = least_of_workers(offsetof(struct worker, floor_s));
+	*seconds = dt > floor ? dt - floor : 0;
 	return 0;
+}
+
+int
+ks_judge_call(const int *dims, void *state, double *seconds, char *why, size_t n)
+{
+	if (is_base() && setjmp(base_lost)) {
+		snprintf(why, n, "%s", base_why);
+		return -1;
+	}
+	return judge_call(dims, state, seconds, why, n);
 }
 
 /* ---- start and end ---- */
@@ -944,14 +1047,14 @@ measure_floor(void)
 
 	for (end = now() + FLOOR_WARMUP_S; now() < end;)
 		empty_calls(t, NULL, NULL, 1, NULL);
-	W.floor_s = W.first_floor_s = empty_calls(t, w, gap, FLOOR_CALLS, &W.floor_spread_s);
+	W->floor_s = W->first_floor_s = empty_calls(t, w, gap, FLOOR_CALLS, &W->floor_spread_s);
 	if (!on_device())
 		return;
 	/* the worker's own measure of an empty call, and how far the judge's interval lies above it */
-	W.events_floor_s = w[FLOOR_CALLS / 2];
-	W.gap_s = gap[FLOOR_CALLS / 2];
+	W->events_floor_s = w[FLOOR_CALLS / 2];
+	W->gap_s = gap[FLOOR_CALLS / 2];
 	iqr = gap[3 * FLOOR_CALLS / 4] - gap[FLOOR_CALLS / 4];
-	W.margin_s = MARGIN_IQRS * iqr > MARGIN_MIN_S ? MARGIN_IQRS * iqr : MARGIN_MIN_S;
+	W->margin_s = MARGIN_IQRS * iqr > MARGIN_MIN_S ? MARGIN_IQRS * iqr : MARGIN_MIN_S;
 }
 
 /*
@@ -966,16 +1069,16 @@ ks_judge_refloor(void)
 {
 	double t[REFLOOR_CALLS], w[REFLOOR_CALLS], gap[REFLOOR_CALLS], f;
 
-	if (W.pid <= 0 || W.unconfined)
+	if (W->pid <= 0 || W->unconfined)
 		return;
 	f = empty_calls(t, w, gap, REFLOOR_CALLS, NULL);
-	if (f < W.floor_s)
-		W.floor_s = f;
+	if (f < W->floor_s)
+		W->floor_s = f;
 	/* on a GPU, the same: only what makes the worker's times count for more */
-	if (on_device() && w[REFLOOR_CALLS / 2] < W.events_floor_s)
-		W.events_floor_s = w[REFLOOR_CALLS / 2];
-	if (on_device() && gap[REFLOOR_CALLS / 2] < W.gap_s)
-		W.gap_s = gap[REFLOOR_CALLS / 2];
+	if (on_device() && w[REFLOOR_CALLS / 2] < W->events_floor_s)
+		W->events_floor_s = w[REFLOOR_CALLS / 2];
+	if (on_device() && gap[REFLOOR_CALLS / 2] < W->gap_s)
+		W->gap_s = gap[REFLOOR_CALLS / 2];
 }
 
 /* the child: fds 0 to 3 as ks_judge.h says, nothing else, then the worker */
@@ -1023,7 +1126,7 @@ pin_to_one_cpu(void)
 		return;
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	W.pinned = sched_setaffinity(0, sizeof set, &set) == 0;
+	J.pinned = sched_setaffinity(0, sizeof set, &set) == 0;
 }
 
 static void
@@ -1035,27 +1138,27 @@ start_worker(const char *worker_path, int unconfined)
 
 	if (access(worker_path, X_OK) != 0)
 		die("cannot run the worker '%s': %s", worker_path, strerror(errno));
-	if (ks_gpu_judge_start)
+	if (ks_gpu_judge_start && !is_base())
 		ks_gpu_judge_start();
-	if (getrandom(&W.key, sizeof W.key, 0) != (ssize_t)sizeof W.key)
-		W.key = mix((uint64_t)getpid() ^ (uint64_t)(now() * 1e9));
+	if (!J.key && getrandom(&J.key, sizeof J.key, 0) != (ssize_t)sizeof J.key)
+		J.key = mix((uint64_t)getpid() ^ (uint64_t)(now() * 1e9));
 	/* a dead worker's channel must fail the write, not kill the judge; so must a buffer too large */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(pipefd, O_CLOEXEC) != 0)
 		die("cannot make the worker's channel: %s", strerror(errno));
 	fflush(NULL);
-	if (on_device())
+	if (on_device() && !is_base())
 		pin_to_one_cpu();
-	if ((W.pid = fork()) < 0)
+	if ((W->pid = fork()) < 0)
 		die("cannot start the worker: %s", strerror(errno));
-	if (W.pid == 0)
+	if (W->pid == 0)
 		exec_worker(worker_path, sv[1], pipefd[1], unconfined);
 	close(sv[1]);
 	close(pipefd[1]);
-	W.chan = sv[0];
-	W.out = pipefd[0];
-	fcntl(W.out, F_SETFL, O_NONBLOCK);
+	W->chan = sv[0];
+	W->out = pipefd[0];
+	fcntl(W->out, F_SETFL, O_NONBLOCK);
 	if (recv_msg(&m, why, sizeof why) < 0)
 		die("the worker '%s' did not start as one: %s", worker_path, why);
 	if (m.type != KS_MSG_READY)
@@ -1063,7 +1166,7 @@ start_worker(const char *worker_path, int unconfined)
 	m.error[sizeof m.error - 1] = '\0';
 	if (m.error[0])
 		die("the worker could not lock itself down (%s): the kernel is not run unconfined", m.error);
-	W.unconfined = unconfined;
+	W->unconfined = unconfined;
 	worker_stop();
 }
 
@@ -1080,6 +1183,45 @@ ks_judge_start_unconfined(const char *worker_path)
 	start_worker(worker_path, 1);
 }
 
+int
+ks_judge_start_versus(const char *worker_path, char *why, size_t n)
+{
+	if (access(worker_path, X_OK) != 0) {
+		snprintf(why, n, "cannot run the base's worker '%s': %s", worker_path, strerror(errno));
+		return -1;
+	}
+	W = &workers[1];
+	if (setjmp(base_lost)) {
+		snprintf(why, n, "%s", base_why);
+		W = &workers[0];
+		return -1;
+	}
+	start_worker(worker_path, 0);
+	measure_floor();
+	W = &workers[0];
+	return 0;
+}
+
+void
+ks_judge_use(int k)
+{
+	if (k < 0 || k >= KS_JUDGE_WORKERS || workers[k].pid <= 0)
+		die("no worker %d to call (a bug of the runner)", k);
+	W = &workers[k];
+}
+
+void
+ks_judge_drop(int k)
+{
+	struct worker *was = W;
+
+	if (k <= 0 || k >= KS_JUDGE_WORKERS || workers[k].pid <= 0)
+		return;
+	W = &workers[k];
+	(void)refused();
+	W = was == &workers[k] ? &workers[0] : was;
+}
+
 /* one call inside the profiler's range: the worker opens it around the call alone */
 void
 ks_judge_profile_call(const int *dims, void *state)
@@ -1087,17 +1229,18 @@ ks_judge_profile_call(const int *dims, void *state)
 	char why[300];
 	double dt;
 
-	W.profiling = 1;
+	W->profiling = 1;
 	if (ks_judge_call(dims, state, &dt, why, sizeof why) < 0)
 		die("the profiled call: %s", why);
-	W.profiling = 0;
+	W->profiling = 0;
 }
 
 const char *
 ks_judge_timer_text(void)
 {
+	W = &workers[0];
 	if (on_device()) {
-		snprintf(W.text, sizeof W.text,
+		snprintf(J.text, sizeof J.text,
 		    "%s; the kernel runs in a process of its own, which times each call with its events "
 		    "(a pad kernel, the start event, the call, the end event), %.2f us (an empty call's, "
 		    "measured before the kernel ran) subtracted; the judge, in a process the kernel never runs "
@@ -1106,47 +1249,58 @@ ks_judge_timer_text(void)
 		    "(an empty call's exchange) by at most %.1f us and %.0f%% of the call (%ld of %ld calls, "
 		    "short by %d times that, were raised to it); time_us = median of the timed runs after "
 		    "warm-up, repeated until the standard error of the mean is under 0.5%% of the mean or the "
-		    "time cap", ks_gpu_judge_device_text(), W.events_floor_s * 1e6, W.gap_s * 1e6,
-		    W.margin_s * 1e6, MARGIN_SHARE * 100, W.clamped, W.calls, CALL_MARGINS);
-		return W.text;
+		    "time cap", ks_gpu_judge_device_text(), W->events_floor_s * 1e6, W->gap_s * 1e6,
+		    W->margin_s * 1e6, MARGIN_SHARE * 100, W->clamped, W->calls, CALL_MARGINS);
+		return J.text;
 	}
-	snprintf(W.text, sizeof W.text,
+	snprintf(J.text, sizeof J.text,
 	    "the judge's CLOCK_MONOTONIC, in a process the kernel never runs in, from waking the kernel's "
 	    "process to its being stopped after it said the call returned; %.1f us (the median of %d empty "
 	    "calls measured before the kernel ran; middle half %.1f us wide), or the median of %d measured "
 	    "again before a shape's timed calls where lower (at least %.1f us), is subtracted from each time; "
 	    "time_us = median of the timed runs after warm-up, repeated until the standard error of the mean "
-	    "is under 0.5%% of the mean or the time cap", W.first_floor_s * 1e6, FLOOR_CALLS,
-	    W.floor_spread_s * 1e6, REFLOOR_CALLS, W.floor_s * 1e6);
-	return W.text;
+	    "is under 0.5%% of the mean or the time cap", W->first_floor_s * 1e6, FLOOR_CALLS,
+	    W->floor_spread_s * 1e6, REFLOOR_CALLS, W->floor_s * 1e6);
+	return J.text;
 }
 
-void
-ks_judge_finish(void)
+static void
+finish_worker(void)
 {
 	struct ks_msg m;
 	int status;
 
-	if (W.pid <= 0)
+	if (W->pid <= 0)
 		return;
 	memset(&m, 0, sizeof m);
 	m.type = KS_MSG_QUIT;
 	worker_continue();
 	(void)send_msg(&m, -1);
 	for (int i = 0; i < 200; i++) {
-		pid_t r = waitpid(W.pid, &status, WNOHANG);
+		pid_t r = waitpid(W->pid, &status, WNOHANG);
 
 		drain_output();
-		if (r == W.pid && (WIFEXITED(status) || WIFSIGNALED(status)))
+		if (r == W->pid && (WIFEXITED(status) || WIFSIGNALED(status)))
 			break;
 		if (i == 199) {
-			kill(W.pid, SIGKILL);
-			waitpid(W.pid, &status, 0);
+			kill(W->pid, SIGKILL);
+			waitpid(W->pid, &status, 0);
 		}
 		usleep(5000);
 	}
 	drain_output();
-	if (W.dropped)
-		fprintf(stderr, "runner: %zu more bytes of the kernel's output were not kept\n", W.dropped);
-	W.pid = -1;
+	if (W->dropped)
+		fprintf(stderr, "runner: %zu more bytes of the kernel's output were not kept\n", W->dropped);
+	W->pid = -1;
+}
+
+void
+ks_judge_finish(void)
+{
+	for (int k = KS_JUDGE_WORKERS - 1; k >= 0; k--) {
+		W = &workers[k];
+		if (is_base() && setjmp(base_lost))
+			continue;
+		finish_worker();
+	}
 }

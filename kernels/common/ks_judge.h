@@ -70,6 +70,7 @@ extern "C" {
 #endif
 
 #define KS_JUDGE_CHANNEL_FD	3	/* the worker's end of the channel */
+#define KS_JUDGE_WORKERS	2	/* the candidate's and, side by side, its base's */
 #define KS_JUDGE_MAX_ARGS	16	/* pointer arguments of one call */
 #define KS_JUDGE_HANDLE_BYTES	64	/* a device buffer's IPC handle (cudaIpcMemHandle_t, hipIpcMemHandle_t) */
 
@@ -131,6 +132,21 @@ void ks_judge_start(const char *worker_path);
  * profiler's range.
  */
 void ks_judge_start_unconfined(const char *worker_path);
+
+/*
+ * A side-by-side bench: a second worker, the base's kernel's (the
+ * program at path, built by the same tools), started and locked down
+ * like the first, its floor measured; -1 with why when it cannot be
+ * (no side-by-side then, the candidate's bench goes on).
+ * ks_judge_use(k) sends the next calls to worker k (0: the candidate's,
+ * 1: the base's); only one worker runs at a time.  A call of the base's
+ * that breaks a rule, or in which its process dies, returns -1 with why
+ * and ends that worker, never the runner; ks_judge_drop(1) ends it
+ * when the runner no longer needs it.
+ */
+int ks_judge_start_versus(const char *worker_path, char *why, size_t n);
+void ks_judge_use(int k);
+void ks_judge_drop(int k);
 void ks_judge_profile_call(const int *dims, void *state);
 
 /*
