@@ -173,3 +173,15 @@ versus() {
   per shape: 8x8x8 100.00 us ±5.3 % (did not converge); 8x8x8 100.00 us ±0.8 %; 8x8x8 100.00 us (one call: no spread);'
 	assert_output --partial '"did not converge": the shape ran into its time cap'
 }
+
+@test "the README's runner by hand: --versus times it side by side with another kernel's worker" {
+	run -0 pop/gen-000/c0/runner --test 7x5x3 --bench 64x64x64 --bench 96x32x48 --versus pop/gen-000/c0/worker \
+		--json-fd 3 3>v.json
+	run jq -r '.correct, (.versus.ratio > 0.5 and .versus.ratio < 2), (.versus.ci95 | length),
+		([.results[].versus.rounds > 0] | all), has("versus_error")' v.json
+	assert_output $'true\ntrue\n2\ntrue\nfalse'
+	# a worker that is not there: the runner times the kernel alone, and says why
+	run -0 pop/gen-000/c0/runner --test 7x5x3 --bench 64x64x64 --versus no/such/worker --json-fd 3 3>v.json
+	run jq -r '.correct, has("versus"), .versus_error' v.json
+	assert_output --regexp $'^true\nfalse\ncannot run the base.s worker .no/such/worker.: No such file or directory$'
+}
