@@ -18,6 +18,9 @@
 #      profiles in a process reads 1.3-2.9 us long on the H200);
 #      tests/gpu/timer-probe.cu compares the timer with ncu on the
 #      harness's flush instead.
+# NSYS=0 leaves out step 3; NCU_KERNELS (candidate directories, as
+# "gen-001/c0 gen-001/c1") limits step 4 to those kernels, so that the
+# steps of a slow problem fit in separate runs.
 # Usage: tests/gpu/validate.sh OUTDIR PROBLEM TARGET  (tools built with make)
 # Leaves OUTDIR/PROBLEM-TARGET.tgz: every JSON, log, trace and kernel.
 set -u
@@ -81,7 +84,9 @@ done
 
 # Nsight Systems: the same runner, the same bench shapes, traced
 nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -1)
-if [ -n "$nsys" ]; then
+if [ "${NSYS:-1}" = 0 ]; then
+	log "nsys left out (NSYS=0)"
+elif [ -n "$nsys" ]; then
 	for c in $cands; do
 		# shellcheck disable=SC2086
 		"$nsys" profile --trace=cuda --sample=none --cpuctxsw=none --force-overwrite=true \
@@ -96,7 +101,7 @@ else
 fi
 
 if [ "${NCU:-0}" = 1 ]; then
-	for c in $cands; do
+	for c in ${NCU_KERNELS:-$cands}; do
 		for shape in $(echo "$bench_args" | tr ' ' '\n' | sed -n '/^--bench$/{n;p}'); do
 			f=$pop/$c/ncu-${shape%@*}
 			rm -f "$f.csv" "$f.err"
