@@ -402,13 +402,12 @@ struct ks_target {
 	const char *const *flags;
 	const char *arch_flag;      /* printf format of the architecture flag; NULL: none */
 	const char *arch_default;   /* overridden by KS_GPU_ARCH */
-	const char *const *common;  /* shared harness sources in kernels/common */
 	/*
-	 * A problem with call glue ("worker_sources") is built as a judge and
-	 * its worker (kernels/common/ks_judge.h): the runner from judge_common
-	 * and the harness sources, without the kernel; the worker from
-	 * worker_common, the glue and the kernel.  NULL: the target has no
-	 * judge yet, and its problems link the kernel into the runner.
+	 * Every kernel is built as a judge and its worker
+	 * (kernels/common/ks_judge.h): the runner from judge_common and the
+	 * problem's harness sources, without the kernel; the worker from
+	 * worker_common, the problem's call glue ("worker_sources") and the
+	 * kernel.  NULL for target external, which compiles nothing.
 	 */
 	const char *const *judge_common;
 	const char *const *worker_common;
@@ -521,7 +520,7 @@ struct ks_compile_job {
 	const struct ks_problem *prob;
 	const char *kernel;      /* the candidate's source */
 	const char *runner;      /* the program made; removed first and when the build fails */
-	                         /* (a judge's problem: and the worker beside it, ks_compile_worker_path) */
+	                         /* (and the worker beside it, ks_compile_worker_path) */
 	const char *log;         /* the compiler's output */
 };
 /*
@@ -531,11 +530,11 @@ struct ks_compile_job {
  */
 char *ks_compile_refusal(const struct ks_compile_job *j);
 /*
- * Runs the target's compiler (sandboxed: the source is untrusted) and
- * adds to rec the fields of a build record: ok, target, compiler,
- * command, seconds, diagnostics, resources, kernel_sha256 and
- * harness_sha256 (population(5)).  Returns 1
- * when the runner was built, 0 when it was not (a result), -1 with a
+ * Runs the target's compiler (sandboxed: the source is untrusted; not
+ * for target external, which compiles nothing) and adds to rec the
+ * fields of a build record: ok, target, compiler, command, seconds,
+ * diagnostics, resources, kernel_sha256 and harness_sha256
+ * (population(5)).  Returns 1 when the runner was built, 0 when it was not (a result), -1 with a
  * message when the compiler could not be run at all.
  */
 int ks_compile(const struct ks_compile_job *j, cJSON *rec);

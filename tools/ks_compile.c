@@ -219,49 +219,38 @@ ks_harness_sha256(const struct ks_problem *p)
 }
 
 /*
- * The programs of a build: the runner with the kernel linked in, or a
- * judge's runner (no kernel) and its worker (the glue and the kernel),
- * the worker first so that the kernel's own errors come first.
+ * The two programs of a build: the judge's runner (no kernel) and its
+ * worker (the glue and the kernel), the worker first so that the
+ * kernel's own errors come first.
  */
+#define PLAN_PROGRAMS	2
+
 struct build_plan {
-	char **argv[2];
-	char *out[2];
-	int n;
+	char **argv[PLAN_PROGRAMS];
+	char *out[PLAN_PROGRAMS];
 };
 
 static int
 plan_build(const struct ks_compile_job *j, struct build_plan *b)
 {
 	memset(b, 0, sizeof *b);
-	if (!ks_problem_judged(j->prob) && j->target->judge_common) {
-		/* a target with a judge runs every kernel under it: none is linked into the harness's process */
+	/* every target runs the kernel under a judge: none is linked into the harness's process */
+	if (!ks_problem_judged(j->prob)) {
 		ks_warnx("'%s': target %s runs the kernel in a process of its own: give \"worker_sources\", the "
 		    "call glue (README.md, \"A new problem, step by step\")", j->prob->path, j->target->name);
-		return -1;
-	}
-	if (!ks_problem_judged(j->prob)) {
-		b->argv[0] = program_argv(j, j->target->common, "harness_sources", 1, j->runner);
-		b->out[0] = ks_estrdup(j->runner);
-		b->n = 1;
-		return 0;
-	}
-	if (!j->target->judge_common) {
-		ks_warnx("'%s': \"worker_sources\" makes a judge and a worker, which target %s cannot build yet",
-		    j->prob->path, j->target->name);
 		return -1;
 	}
 	b->out[0] = ks_compile_worker_path(j->runner);
 	b->argv[0] = program_argv(j, j->target->worker_common, "worker_sources", 1, b->out[0]);
 	b->out[1] = ks_estrdup(j->runner);
 	b->argv[1] = program_argv(j, j->target->judge_common, "harness_sources", 0, b->out[1]);
-	b->n = 2;
 	return 0;
 }
 
 static void
 plan_free(struct build_plan *b)
 {
-	for (int i = 0; i < b->n; i++) {
+	for (int i = 0; i < PLAN_PROGRAMS; i++) {
 		ks_argv_free(b->argv[i]);
 		free(b->out[i]);
 	}
@@ -271,11 +260,7 @@ plan_free(struct build_plan *b)
 static char *
 plan_command(const struct build_plan *b)
 {
-	char *a = ks_shell_quote_argv(b->argv[0]), *two;
-
-	if (b->n == 1)
-		return a;
-	char *c = ks_shell_quote_argv(b->argv[1]);
+	char *a = ks_shell_quote_argv(b->argv[0]), *c = ks_shell_quote_argv(b->argv[1]), *two;
 
 	two = ks_easprintf("%s && %s", a, c);
 	free(a);
@@ -303,7 +288,7 @@ run_plan(const struct ks_compile_job *j, const struct build_plan *b, struct ks_p
 	o.fsize_mb = 4096;
 	o.out_path = o.err_path = j->log;
 	ks_buf_add(&all, "", 0);
-	for (int i = 0; i < b->n && ok; i++) {
+	for (int i = 0; i < PLAN_PROGRAMS && ok; i++) {
 		char *text;
 
 		if (ks_proc_run(b->argv[i], &o, r) < 0) {
@@ -318,7 +303,7 @@ run_plan(const struct ks_compile_job *j, const struct build_plan *b, struct ks_p
 		}
 	}
 	r->seconds = seconds;
-	if (b->n > 1 && ks_file_write_atomic(j->log, all.s, all.len) < 0)
+	if (ks_file_write_atomic(j->log, all.s, all.len) < 0)
 		ok = -1;
 	ks_buf_free(&all);
 	return ok;
@@ -342,7 +327,7 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec)
 		goto out;
 	cmd = plan_command(&b);
 	/* Only programs of this very build may stand as the runner (and its worker). */
-	for (int i = 0; i < b.n; i++)
+	for (int i = 0; i < PLAN_PROGRAMS; i++)
 		unlink(b.out[i]);
 	if ((ok = run_plan(j, &b, &r)) < 0)
 		goto out;
@@ -359,7 +344,7 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec)
 	cJSON_AddStringToObject(rec, "harness_sha256", hsum);
 	free(diag);
 	if (!ok)
-		for (int i = 0; i < b.n; i++)
+		for (int i = 0; i < PLAN_PROGRAMS; i++)
 			unlink(b.out[i]);
 out:
 	plan_free(&b);

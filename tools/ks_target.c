@@ -1,6 +1,6 @@
 /*
- * ks_target.c - the build targets: compiler, flags, shared harness
- * sources, where the kernel runs, and how to read the compiler's
+ * ks_target.c - the build targets: compiler, flags, the shared sources
+ * of the judge and of its worker, where the kernel runs, and how to read the compiler's
  * resource report.  Defined in one place, so a new target is one entry.
  */
 #include <ctype.h>
@@ -14,7 +14,6 @@
 static const char *const cpu_flags[] = {
 	"-std=c11", "-O3", "-march=native", "-fopenmp", "-Wall", "-Wextra", NULL
 };
-static const char *const cpu_common[] = { "ks_harness.c", "ks_peak.c", NULL };
 static const char *const cpu_judge[] = { "ks_harness.c", "ks_judge.c", "ks_versus.c", "ks_peak.c", NULL };
 static const char *const cpu_worker[] = { "ks_worker.c", NULL };
 static const char *const cpu_libs[] = { "-lm", NULL };
@@ -32,7 +31,6 @@ static const char *const cuda_flags[] = {
  * the judge's device work and the worker's are HIP, which nvcc reads
  * through the project's HIP-on-CUDA headers.
  */
-static const char *const nvidia_common[] = { "ks_harness.c", "ks_gpu.hip", NULL };
 static const char *const nvidia_judge[] = { "ks_harness.c", "ks_judge.c", "ks_versus.c", "ks_gpu.hip", NULL };
 static const char *const nvidia_worker[] = { "ks_worker.c", "ks_worker_gpu.hip", NULL };
 static const char *const hip_on_cuda[] = { "hip-on-cuda", NULL };
@@ -43,7 +41,6 @@ static const char *const no_includes[] = { NULL };
 static const char *const hip_amd_flags[] = {
 	"-O3", "-Rpass-analysis=kernel-resource-usage", "-Wall", NULL
 };
-static const char *const hip_common[] = { "ks_harness.hip", "ks_gpu.hip", NULL };
 /* hipcc compiles every file as C++ and refuses a .c: the judge's and the worker's C come in through .hip files */
 static const char *const hip_judge[] = { "ks_harness.hip", "ks_judge.hip", "ks_versus.hip", "ks_gpu.hip", NULL };
 static const char *const hip_worker[] = { "ks_worker.hip", "ks_worker_gpu.hip", NULL };
@@ -110,24 +107,21 @@ static const char *const hip_amd_imports[] = {
 };
 
 static const struct ks_target targets[] = {
-	{ "cpu", "c", "cc", "KS_CC", cpu_flags, NULL, NULL, cpu_common, cpu_judge, cpu_worker, no_includes, cpu_libs,
+	{ "cpu", "c", "cc", "KS_CC", cpu_flags, NULL, NULL, cpu_judge, cpu_worker, no_includes, cpu_libs,
 	    "cpu", KS_RES_NONE, cpu_imports, 0 },
-	{ "cuda", "cu", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_common, nvidia_judge, nvidia_worker,
-	    hip_on_cuda, no_libs,
-	    "nvidia", KS_RES_PTXAS, cuda_imports, 1 },
+	{ "cuda", "cu", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_judge, nvidia_worker,
+	    hip_on_cuda, no_libs, "nvidia", KS_RES_PTXAS, cuda_imports, 1 },
 	/* HIP source for NVIDIA: nvcc with the HIP-on-CUDA headers, which Debian's do not do for CUDA 13. */
-	{ "hip-nvidia", "hip", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_common, nvidia_judge,
-	    nvidia_worker, hip_on_cuda,
-	    no_libs, "nvidia", KS_RES_PTXAS, cuda_imports, 1 },
+	{ "hip-nvidia", "hip", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_judge, nvidia_worker,
+	    hip_on_cuda, no_libs, "nvidia", KS_RES_PTXAS, cuda_imports, 1 },
 	/* MI300X is gfx942; Debian 12's hipcc 5.2 knows gfx940 but not gfx942 (KS_GPU_ARCH=gfx940). */
-	{ "hip-amd", "hip", "hipcc", "KS_HIPCC", hip_amd_flags, "--offload-arch=%s", "gfx942", hip_common, hip_judge,
-	    hip_worker,
+	{ "hip-amd", "hip", "hipcc", "KS_HIPCC", hip_amd_flags, "--offload-arch=%s", "gfx942", hip_judge, hip_worker,
 	    no_includes, no_libs, "amd", KS_RES_AMDGPU, hip_amd_imports, 1 },
 	/*
 	 * Judged by a command the user names (KS_EVAL_CMD, ks_external.c):
 	 * nothing is compiled here, and the kernel is in the seed's language.
 	 */
-	{ "external", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, no_includes, no_libs, "external", KS_RES_NONE,
+	{ "external", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, no_includes, no_libs, "external", KS_RES_NONE,
 	    NULL, 1 },
 };
 
