@@ -536,24 +536,3 @@ C
 	run -0 ./streams
 	assert_output "0 differ"
 }
-
-@test "a problem that lets kernels make streams (allowed_symbols) gets the GPU timer's --idle-start; others do not" {
-	# queued events cannot bound work on a non-blocking stream: the device must be idle at each start event
-	mkdir -p kernels
-	cp -r "$KS_ROOT/kernels/common" "$KS_ROOT/kernels/sgemm" kernels/
-	export KS_KERNELS_DIR=$BATS_TEST_TMPDIR/kernels
-	ks-init -p sgemm -t cpu -k 1 pop
-	ks-implement pop/gen-000/c0
-	ks-build pop/gen-000/c0
-	strace -f -qq -e trace=execve -s 4096 -o plain.trace ks-bench pop/gen-000/c0
-	run -0 grep -c -- '/runner", \["' plain.trace
-	run -1 grep -- '--idle-start' plain.trace
-	jq '.allowed_symbols = ["cudaStreamCreateWithFlags", "cudaStreamDestroy"]' "$KS_ROOT/kernels/sgemm/problem.json" \
-		>kernels/sgemm/problem.json
-	strace -f -qq -e trace=execve -s 4096 -o streams.trace ks-bench pop/gen-000/c0
-	run -0 grep -- '/runner", \["' streams.trace
-	assert_output --partial '"--idle-start"'
-	# the runner takes it (a CPU timer has nothing to wait for)
-	run -0 jget pop/gen-000/c0/bench.json .status
-	assert_output ok
-}

@@ -26,12 +26,14 @@ setup_file() {
 	# shellcheck disable=SC2046
 	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/edit.c \
 		tools/libks.a -o "$BATS_FILE_TMPDIR/edit" $(pkg-config --libs libcjson libcurl libcrypto) -lm
-	# the runner's own check, in parts as a GPU harness merges it (ks_harness.c's main renamed)
+	# the runner's own check, in parts as a GPU harness merges it (ks_harness.c's main renamed; the judge it calls)
 	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernels/common -c tests/unit/checkpart.c \
 		-o "$BATS_FILE_TMPDIR/checkpart.o"
 	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernels/common -Dmain=ks_harness_main -c \
 		kernels/common/ks_harness.c -o "$BATS_FILE_TMPDIR/ks_harness.o"
-	cc "$BATS_FILE_TMPDIR/checkpart.o" "$BATS_FILE_TMPDIR/ks_harness.o" -o "$BATS_FILE_TMPDIR/checkpart" -lm
+	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernels/common "$BATS_FILE_TMPDIR/checkpart.o" \
+		"$BATS_FILE_TMPDIR/ks_harness.o" kernels/common/ks_judge.c kernels/common/ks_versus.c \
+		-o "$BATS_FILE_TMPDIR/checkpart" -lm
 	cd "$BATS_FILE_TMPDIR" || return
 	# a finished seed to spoil, one file at a time
 	make_pop seeded 1 >/dev/null

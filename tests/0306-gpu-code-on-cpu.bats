@@ -98,7 +98,10 @@ reference() {
 		"$KS_ROOT/kernels/common/ks_harness.c" -o ks_harness.o
 	g++ -std=c++17 -O1 -Wall -Wextra -Werror -pthread -I"$KS_ROOT/tests/unit/gpu-on-cpu" -I"$KS_ROOT/kernels/common" \
 		-I"$KS_ROOT/kernels/fp8-mm" -c "$KS_ROOT/tests/unit/fp8harness.cc" -o fp8harness.o
-	g++ -pthread fp8harness.o ks_harness.o ref.o -o fp8harness -lm
+	# the judge the harness calls, though these cases do not
+	gcc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$KS_ROOT/kernels/common" -c \
+		"$KS_ROOT/kernels/common/ks_judge.c" "$KS_ROOT/kernels/common/ks_versus.c"
+	g++ -pthread fp8harness.o ks_harness.o ks_judge.o ks_versus.o ref.o -o fp8harness -lm
 	run -0 ./fp8harness
 	assert_output "8 cases, 0 failed"
 }

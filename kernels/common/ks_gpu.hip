@@ -1,40 +1,17 @@
 /*
- * ks_gpu.hip: the GPU timer and the checked runtime calls of ks_gpu.h,
- * in HIP for every GPU target (see ks_gpu.h).
+ * ks_gpu.hip: the checked runtime calls of ks_gpu.h and the judge's
+ * device work (ks_judge.h), in HIP for every GPU target (see ks_gpu.h).
  *
- * One timed call is queued on the null stream (CUDA's legacy default
- * stream, which waits for and holds up every blocking stream) without
- * the host waiting in between:
- *
- *	read of 2x the last-	the candidate finds nothing of its own
- *	level cache		data in the caches, as in a model where other
- *				layers ran in between, and no dirty line
- *				to write back on its time
- *	start event
- *	run(state)		its launches queue up while the flush runs,
- *				so no host latency falls inside the events
- *	end event
- *	hipDeviceSynchronize	device-wide, then a third event: work that
- *	after event		escaped the null stream's order shows as a
- *				gap from end to after longer than the host's
- *
- * The time is end - start less the device's own time for an empty
- * kernel between two events (the events' and a launch's cost, measured
- * once).  A kernel has no stream of its own to escape on unless its
- * problem allows one (problem.json "allowed_symbols"): the import check
- * refuses stream creation.  So a gap from end to after longer than the
- * host's own (measured with the empty kernel) by more than max(5 us,
- * 10 %) is host noise, and left out of the time; but should it come in
- * more than half of the run's timed calls, work ran past the end event, and
- * verify says the times cannot stand.  With --idle-start (ks-bench gives
- * it where the problem allows streams) the device is idle at the start
- * event, the flush waited for first, so nothing launched by the call runs
- * before it, and every call is timed from start to after, less the
- * host's share of both ends as the empty kernel measured it: work on a
- * stream of the kernel's own counts however short.  The JSON's "timer"
- * text gives the numbers.
+ * The judge's side of a call: before it, a kernel reads twice the
+ * last-level cache, so that the candidate finds nothing of its own data
+ * in the caches, as in a model where other layers ran in between, and no
+ * dirty line to write back on its time, and the judge waits for the
+ * device; after it, one empty kernel of the judge's, waited for, which
+ * the device runs only once the worker's work is off it; then a keyed
+ * hash of the arguments' memory.  The worker times the call itself
+ * (ks_worker_gpu.hip), and ks_judge.c holds that time to the judge's own
+ * interval.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +29,7 @@
  * the 256 MiB Infinity Cache (MALL), which no HIP attribute reports: the
  * flush takes the larger of the two.
  */
+/* EVENTS_NAME: what the worker times a call with here, for the verdict's "timer" */
 #ifdef __HIP_PLATFORM_AMD__
 #define LLC_FLOOR	((size_t)256 << 20)
 #define EVENTS_NAME	"HIP events"
@@ -59,41 +37,16 @@
 #define LLC_FLOOR	((size_t)0)
 #define EVENTS_NAME	"CUDA events"
 #endif
-#define FLOOR_WARMUP	10	/* empty calls before the floor is measured */
-#define FLOOR_CALLS	101	/* empty calls timed, each way */
 #define TEXT_MAX	1024
 
-/* what the timer holds once the device is first timed */
+/* the cache flush, set up when the judge's runtime comes up */
 static struct {
 	int ready;
 	void *flush;
 	size_t flush_bytes;
 	unsigned *sink;			/* where the flush could write */
 	int flush_blocks;
-	hipEvent_t start, end, after;
-	double kernel_s;		/* the empty kernel, start to end */
-	double tail_s;			/* the host's gap from end to after */
-	double floor_s;			/* subtracted from each time */
-	long calls, escaped;		/* timed calls; those with a gap past the end event */
-	unsigned flags;			/* the device's flags before any candidate code */
-	char moved[512];		/* why the times cannot stand; "" */
 } T;
-
-/*
- * The JSON's "timer".  ks_gpu_timer must be a constant the C harness
- * can point to before main runs, so its description is this buffer,
- * rewritten with the measured facts once the timer is set up.
- */
-char ks_gpu_timer_text[TEXT_MAX] =
-    EVENTS_NAME " queued around each call behind a flush of the caches, then "
-    "a device synchronization and a third event (no call was timed)";
-
-const struct ks_timer ks_gpu_timer = {
-	ks_gpu_timer_text,	/* description */
-	ks_gpu_time_call,	/* time_call */
-	ks_gpu_timer_prepare,	/* prepare */
-	ks_gpu_timer_verify,	/* verify */
-};
 
 void
 ks_gpu_check(int err, const char *what)
@@ -214,137 +167,15 @@ flush_caches(void)
 	ks_gpu_check(hipGetLastError(), "cache flush");
 }
 
-/* one call's three events, as the comment at the top says */
-struct raw {
-	double span_s;		/* start to end */
-	double tail_s;		/* end to after */
-};
-
-static double
-elapsed(hipEvent_t a, hipEvent_t b)
-{
-	float ms;
-
-	ks_gpu_check(hipEventElapsedTime(&ms, a, b), "hipEventElapsedTime");
-	return ms * 1e-3;
-}
-
-static struct raw
-time_raw(void (*run)(void *), void *state)
-{
-	struct raw r;
-
-	flush_caches();
-	if (ks_timer_idle_start)
-		ks_gpu_sync("cache flush");
-	ks_gpu_check(hipEventRecord(T.start, 0), "start event");
-	run(state);
-	ks_gpu_check(hipEventRecord(T.end, 0), "end event");
-	ks_gpu_sync("timed call");
-	ks_gpu_check(hipEventRecord(T.after, 0), "after event");
-	ks_gpu_check(hipEventSynchronize(T.after), "after event");
-	r.span_s = elapsed(T.start, T.end);
-	r.tail_s = elapsed(T.end, T.after);
-	return r;
-}
-
+/* the judge's kernel after a call (ks_gpu_judge_settle) */
 static __global__ void
 ks_gpu_empty(void)
 {
 }
 
-/* the least a call can do: launch one kernel, which does nothing */
+/* the flush's buffer, made once */
 static void
-run_empty(void *state)
-{
-	(void)state;
-	ks_gpu_empty<<<1, 1, 0, 0>>>();
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double
-median(double *t, int n)
-{
-	qsort(t, n, sizeof(t[0]), cmp_double);
-	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
-
-/*
- * What an empty kernel's call measures, each the median of FLOOR_CALLS:
- * its span (the events' and the launch's own cost, subtracted from each
- * time) and the host's gap from end to after; with --idle-start, the
- * span is the host's launch after an idle start and all of it is
- * subtracted.
- */
-static double
-measure_floor(double *kernel_s, double *tail_s)
-{
-	double span[FLOOR_CALLS], tail[FLOOR_CALLS];
-	struct raw r;
-	int i;
-
-	for (i = 0; i < FLOOR_WARMUP; i++)
-		time_raw(run_empty, NULL);
-	for (i = 0; i < FLOOR_CALLS; i++) {
-		r = time_raw(run_empty, NULL);
-		span[i] = r.span_s;
-		tail[i] = r.tail_s;
-	}
-	*kernel_s = median(span, FLOOR_CALLS);
-	*tail_s = median(tail, FLOOR_CALLS);
-	return *kernel_s;
-}
-
-static unsigned
-device_flags(void)
-{
-	unsigned f = 0;
-
-	ks_gpu_check(hipGetDeviceFlags(&f), "hipGetDeviceFlags");
-	return f;
-}
-
-/* The flags must stay as they were before the candidate ran: they move the timer's floor. */
-static void
-check_flags(const char *when)
-{
-	unsigned f = device_flags();
-
-	if (f != T.flags && !T.moved[0])
-		snprintf(T.moved, sizeof(T.moved), "the device's scheduling flags changed %s (0x%x, "
-		    "not 0x%x as before the kernel ran): the host's share subtracted from each time no "
-		    "longer holds", when, f, T.flags);
-}
-
-static void
-describe_timer(int l2_bytes, int sms)
-{
-	snprintf(ks_gpu_timer_text, TEXT_MAX,
-	    EVENTS_NAME " on %s (%d compute units, L2 %.1f MiB): before each call a "
-	    "kernel reads %.1f MiB to flush the caches (clean lines only); %s; %.2f us (the "
-	    "median span of an empty kernel%s) is subtracted from each time; time_us = median of "
-	    "the timed runs after warm-up, repeated until the standard error of the mean is under "
-	    "0.5%% of the mean or the time cap",
-	    ks_gpu_device_name(), sms, l2_bytes / 1048576.0, T.flush_bytes / 1048576.0,
-	    ks_timer_idle_start ? "the start event is recorded on an idle device (--idle-start: "
-	    "the problem allows streams of the kernel's own), and each call timed to an event "
-	    "after the device is synchronized, less the host's share" :
-	    "the start event, the call and the end event are queued behind the flush without the "
-	    "host waiting; a device synchronization and a third event after them check that no "
-	    "work ran past the end event",
-	    T.floor_s * 1e6, ks_timer_idle_start ? ", the host's launch included" : "");
-}
-
-/* allocated on first use: a problem that never times pays nothing */
-static void
-timer_setup(void)
+flush_setup(void)
 {
 	size_t llc;
 	int l2, sms;
@@ -360,89 +191,7 @@ timer_setup(void)
 	ks_gpu_fill(T.flush, 0, T.flush_bytes, "cache flush");
 	ks_gpu_sync("cache flush");
 	T.flush_blocks = 8 * (sms > 0 ? sms : 1);
-	ks_gpu_check(hipEventCreate(&T.start), "hipEventCreate");
-	ks_gpu_check(hipEventCreate(&T.end), "hipEventCreate");
-	ks_gpu_check(hipEventCreate(&T.after), "hipEventCreate");
 	T.ready = 1;
-	T.floor_s = measure_floor(&T.kernel_s, &T.tail_s);
-	T.flags = device_flags();
-	describe_timer(l2, sms);
-}
-
-void
-ks_gpu_timer_prepare(void)
-{
-	if (!T.ready)
-		timer_setup();
-}
-
-/*
- * After the timing: the flags as before, and the floor measured again
- * within its noise of the first (the larger of 2 us and half of it).
- */
-const char *
-ks_gpu_timer_verify(void)
-{
-	double kernel, tail, again;
-
-	if (!T.ready)
-		return NULL;
-	check_flags("during the run");
-	if (T.moved[0])
-		return T.moved;
-	if (!ks_timer_idle_start && T.escaped * 2 > T.calls)
-		snprintf(T.moved, sizeof(T.moved), "work ran past the end event in %ld of %ld timed calls "
-		    "(the gap from it to a device synchronization was over max(5 us, 10 %%) longer than an "
-		    "empty kernel's): the events did not hold the kernel's work", T.escaped, T.calls);
-	if (T.moved[0])
-		return T.moved;
-	again = measure_floor(&kernel, &tail);
-	if (fabs(again - T.floor_s) > 2e-6 && fabs(again - T.floor_s) > 0.5 * T.floor_s)
-		snprintf(T.moved, sizeof(T.moved), "the timer's floor moved during the run, from %.2f us "
-		    "before the kernel ran to %.2f us after: the times measured against it cannot stand",
-		    T.floor_s * 1e6, again * 1e6);
-	return T.moved[0] ? T.moved : NULL;
-}
-
-/*
- * The profiled call's range.  On NVIDIA, the CUDA profiler's capture,
- * which "ncu --profile-from-start off" honours; ROCm deprecates
- * hipProfilerStart for rocTX, so an AMD runner only waits for the device.
- */
-void
-ks_profile_range(int on)
-{
-	ks_gpu_sync(on ? "before the profiled call" : "the profiled call");
-#ifdef __HIP_PLATFORM_NVIDIA__
-	ks_gpu_check(on ? hipProfilerStart() : hipProfilerStop(), on ? "hipProfilerStart" : "hipProfilerStop");
-#endif
-}
-
-/* work past the end event: the host's gap longer than its own by max(5 us, 10 % of the span) */
-static int
-escaped(const struct raw *r)
-{
-	double margin = 0.1 * r->span_s > 5e-6 ? 0.1 * r->span_s : 5e-6;
-
-	return r->tail_s > T.tail_s + margin;
-}
-
-double
-ks_gpu_time_call(void (*run)(void *), void *state)
-{
-	struct raw r;
-	double t;
-
-	if (!T.ready)
-		timer_setup();
-	r = time_raw(run, state);
-	T.calls++;
-	T.escaped += escaped(&r);
-	/* idle start: to the event after the synchronization, less the host's share at both ends */
-	t = ks_timer_idle_start ? r.span_s + r.tail_s - T.tail_s - T.floor_s : r.span_s - T.floor_s;
-	check_flags("during a timed call");
-	/* a call as short as the floor is within its noise of zero */
-	return t > 0 ? t : 0;
 }
 
 /* ---- a judge's side (ks_judge.h): device memory the worker opens, and the judge's device work around a call ---- */
@@ -500,7 +249,7 @@ ks_gpu_judge_start(void)
 {
 	ks_gpu_check(hipSetDeviceFlags(hipDeviceScheduleSpin), "hipSetDeviceFlags");
 	if (!T.ready)
-		timer_setup();
+		flush_setup();
 }
 
 /* before a call: the caches flushed, the device idle (the judge's work done) */
@@ -508,7 +257,7 @@ void
 ks_gpu_judge_before_call(void)
 {
 	if (!T.ready)
-		timer_setup();
+		flush_setup();
 	flush_caches();
 	ks_gpu_sync("cache flush");
 }

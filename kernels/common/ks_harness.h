@@ -2,20 +2,17 @@
  * ks_harness.h: the part of a kernel-scientist runner shared by all
  * problems.
  *
- * A runner is built from ks_harness.c (which holds main) and a
- * problem's harness sources.  The problem's harness describes itself by
- * defining ks_problem; main parses the shapes given on the command line,
- * checks the candidate against the problem's reference and times it.
- *
- * Where the problem gives call glue (problem.json "worker_sources"), the
- * runner is a judge: the candidate is linked into a program of its own,
- * the worker, which the judge runs as a separate process and reaches
- * only through the buffers of ks_shared_alloc and a command channel
- * (ks_judge.h).  Otherwise (the GPU problems, until they move to the
- * judge too) the candidate is linked into the runner itself and runs in
- * its process.  Every external symbol of the harness starts with ks_ (or
- * the problem's name plus _reference) to keep clear of the candidate's
- * names.
+ * A runner is a judge, built from ks_harness.c (which holds main),
+ * ks_judge.c and a problem's harness sources.  The problem's harness
+ * describes itself by defining ks_problem; main parses the shapes given
+ * on the command line, checks the candidate against the problem's
+ * reference and times it.  The candidate is never linked into the
+ * runner: it is linked with the problem's call glue (problem.json
+ * "worker_sources") into a program of its own, the worker, which the
+ * judge runs as a separate process and reaches only through the buffers
+ * of ks_shared_alloc and a command channel (ks_judge.h).  Every external
+ * symbol of the harness starts with ks_ (or the problem's name plus
+ * _reference) to keep clear of the candidate's names.
  */
 #ifndef KS_HARNESS_H
 #define KS_HARNESS_H
@@ -24,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* the harness is C; a problem's harness or timer may be CUDA C++ */
+/* the harness is C; a problem's harness may be CUDA C++ or HIP */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -48,43 +45,22 @@ struct ks_check {
 };
 
 /*
- * How one call of the candidate is timed.  The host timer reads
- * CLOCK_MONOTONIC around the call.  A problem whose kernel returns
- * before its work is done (a GPU launch) supplies its own timer, for
- * example one that records device events and waits for them.
- */
-struct ks_timer {
-	const char *description;	/* the "timer" text of the JSON */
-	double (*time_call)(void (*run)(void *), void *state); /* seconds */
-	/*
-	 * Optional, for a timer with state the candidate could move (a GPU's
-	 * scheduling flags, the host's share of a call it subtracts):
-	 * prepare calibrates before any candidate code runs; verify, after
-	 * the timing, says why the times cannot stand (the calibration moved,
-	 * the state changed), or NULL.  ks_gpu.h gives both.
-	 */
-	void (*prepare)(void);
-	const char *(*verify)(void);
-};
-
-/*
  * What a problem's harness provides.
  *
  * setup allocates and owns everything: inputs, output, reference
  * output.  It fills the inputs from seed, computes the reference and
  * returns a state that only the problem's own functions look into, or
  * NULL when memory ran out.  teardown frees the state and all it owns.
- * run makes one call of the candidate, which must overwrite the whole
- * output, and returns once the output is complete (or check waits for
- * it).  check compares the output with the reference and fills res.
- * dims always has ndims integers, each at least 1.
+ * The judge calls the candidate in its worker on the buffers args
+ * gives; the candidate must overwrite the whole output.  check compares
+ * the output with the reference and fills res.  dims always has ndims
+ * integers, each at least 1.
  */
 struct ks_problem {
 	const char *name;
 	int ndims;			/* integers per shape: 3 for M, N, K */
 	const char *const *dim_names;	/* "M", "N", "K" */
 	void *(*setup)(const int *dims, uint64_t seed);
-	void (*run)(void *state);
 	void (*check)(void *state, double rtol, double atol,
 	    struct ks_check *res);
 	void (*teardown)(void *state);
@@ -92,7 +68,6 @@ struct ks_problem {
 	 * gives "element 42" */
 	void (*describe)(const int *dims, size_t index, char *buf,
 	    size_t n);
-	const struct ks_timer *timer;	/* optional: NULL is ks_host_timer */
 	/*
 	 * optional, and what a problem should give: new inputs drawn from
 	 * seed into the same buffers (keep the seed: check needs it) and the
@@ -108,33 +83,25 @@ struct ks_problem {
 	 */
 	void (*new_inputs)(void *state, uint64_t seed);
 	/*
-	 * A judge's problem (no run): the kernel's pointer arguments for the
-	 * call glue, in its order, each inside memory from ks_shared_alloc;
-	 * how many (at most max).  The judge hands the worker only these
-	 * buffers.
+	 * The kernel's pointer arguments for the call glue, in its order,
+	 * each inside memory from ks_shared_alloc (ks_gpu_shared_alloc on a
+	 * GPU); how many (at most max).  The judge hands the worker only
+	 * these buffers.
 	 */
 	int (*args)(void *state, void **ptrs, int max);
 };
 
 /*
- * In a judge's problem, the memory the kernel works on: bytes shared with
- * the worker (zeroed), or NULL when there is no room.  Everything else the
- * problem allocates (the reference, the inputs drawn again for the check)
- * stays in the judge, out of the worker's reach.  ks_shared_free takes
- * only a pointer ks_shared_alloc returned, or NULL.
+ * The memory the kernel works on: bytes shared with the worker (zeroed),
+ * or NULL when there is no room.  Everything else the problem allocates
+ * (the reference, the inputs drawn again for the check) stays in the
+ * judge, out of the worker's reach.  ks_shared_free takes only a pointer
+ * ks_shared_alloc returned, or NULL.
  */
 void *ks_shared_alloc(size_t bytes);
 void ks_shared_free(void *p);
 
 extern const struct ks_problem ks_problem;	/* each problem defines it */
-extern const struct ks_timer ks_host_timer;
-
-/*
- * --idle-start: the kernel may have streams of its own (its problem
- * allows them), so a GPU timer waits for an idle device before each
- * start event rather than queue the call behind its flush.
- */
-extern int ks_timer_idle_start;
 
 /* seconds on CLOCK_MONOTONIC since an arbitrary start */
 double ks_now(void);
@@ -151,14 +118,6 @@ struct ks_peak {
 	int fma;		/* fused multiply-add instructions */
 };
 void ks_measure_peak(struct ks_peak *peak);
-
-/*
- * runner --profile: one call of the candidate on the first bench shape,
- * between ks_profile_range(1) and (0), which wait for the device and
- * start and stop the profiler's capture (cudaProfilerStart, for
- * "ncu --profile-from-start off"): ks_gpu.hip, in GPU runners only.
- */
-void ks_profile_range(int on);
 
 /* what a GPU harness's device code shares with its host code */
 #if defined(__CUDACC__) || defined(__HIPCC__)

@@ -694,6 +694,12 @@ on_device(void)
 	return ks_gpu_judge_settle != NULL;
 }
 
+int
+ks_judge_on_device(void)
+{
+	return on_device();
+}
+
 /*
  * The timed part of a call: from waking the worker to its being stopped
  * after it said the call returned (and, on a GPU, to the judge's own

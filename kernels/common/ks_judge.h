@@ -178,6 +178,9 @@ void ks_judge_refloor(void);
 /* the verdict's "timer": how the judge measures, with the floor */
 const char *ks_judge_timer_text(void);
 
+/* 1 in a GPU runner (linked with ks_gpu.hip): the kernel's work is on a device, which the judge waits for */
+int ks_judge_on_device(void);
+
 /*
  * Device memory for the worker (ks_gpu.hip's ks_gpu_shared_alloc): dev,
  * len bytes, opened by the worker from handle; release frees it once the

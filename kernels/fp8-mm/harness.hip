@@ -623,11 +623,9 @@ extern "C" const struct ks_problem ks_problem = {
 	3,			/* ndims */
 	ks_fp8mm_dims,		/* dim_names */
 	ks_fp8mm_setup,		/* setup */
-	NULL,			/* run: in the worker (call.hip) */
 	ks_fp8mm_check,		/* check */
 	ks_fp8mm_teardown,	/* teardown */
 	ks_fp8mm_describe,	/* describe */
-	NULL,			/* timer: the judge's */
 	ks_fp8mm_new_inputs,	/* new_inputs */
 	ks_fp8mm_args,		/* args */
 };

@@ -311,11 +311,9 @@ const struct ks_problem ks_problem = {
 	2,			/* ndims */
 	ks_rmsnorm_dims,	/* dim_names */
 	ks_rmsnorm_setup,	/* setup */
-	NULL,			/* run: in the worker (call.cu) */
 	ks_rmsnorm_check,	/* check */
 	ks_rmsnorm_teardown,	/* teardown */
 	ks_rmsnorm_describe,	/* describe */
-	NULL,			/* timer: the judge's */
 	ks_rmsnorm_new_inputs,	/* new_inputs */
 	ks_rmsnorm_args,	/* args */
 };

@@ -2,10 +2,11 @@
  * timer-probe.cu: where a timed call's microseconds go.  Times one
  * rmsnorm kernel (KERNEL, a .cu file included whole) per shape in four
  * ways, medians of 200 calls each:
- *   idle   flush, sync, start event, run, device sync, end event (ks_gpu.hip's protocol
- *          until 2026-12-01, and its --idle-start now)
+ *   idle   flush, sync, start event, run, device sync, end event (the in-process GPU
+ *          timer's protocol until 2026-12-01, then its --idle-start)
  *   queued flush, start event, run, end event, then the sync (no host between the events:
- *          ks_gpu.hip's protocol now)
+ *          that timer's protocol from 2026-12-01 until the judge replaced it; the
+ *          worker's events are queued so too, behind a pad kernel)
  *   empty  the idle protocol around an empty kernel, and queued around it
  *   sleep  the idle protocol around a kernel that sleeps 50 us, and queued around it
  *   batch  (every line) one flush, then 20 calls back to back between two events, over 20:

@@ -3,8 +3,9 @@
  * a GPU harness compares an output in parts, one per thread, merged per
  * block and then on the host in any order; the verdict must be the one
  * ks_check_f32 gives over the whole output.  Built with ks_harness.c, its
- * main renamed.  Prints one line per failed case and "N cases, N failed";
- * exits 1 when any failed.
+ * main renamed, and the judge it calls (ks_judge.c, ks_versus.c).  Prints
+ * one line per failed case and "N cases, N failed"; exits 1 when any
+ * failed.
  */
 #include <math.h>
 #include <stdio.h>

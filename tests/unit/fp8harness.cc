@@ -6,7 +6,8 @@
  * scales and counts a changed byte; the reference is the host's double
  * within the harness's own tolerance; the comparison, reduced per block
  * and merged, is ks_check_f32's verdict on the same elements; the gather
- * takes the elements named.  Built with ks_harness.c (its main renamed).
+ * takes the elements named.  Built with ks_harness.c (its main renamed)
+ * and the judge it calls (ks_judge.c, ks_versus.c).
  * Prints one line per failed case and "N cases, N failed".
  */
 #include <math.h>
