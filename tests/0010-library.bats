@@ -2,7 +2,8 @@
 # The library on its own: the speed-of-light evaluator (tests/unit/bound.c,
 # a C program over tools/ks_bound.c), the redaction of keys
 # (tests/unit/redact.c over tools/ks_redact.c), the runner's check in
-# parts (tests/unit/checkpart.c over kernels/common/ks_harness.c), implement's SEARCH/REPLACE
+# parts (tests/unit/checkpart.c over kernels/common/ks_harness.c), the judge's
+# naming of a pointer argument (tests/unit/sharedarg.c over kernels/common/ks_judge.c), implement's SEARCH/REPLACE
 # edits (tests/unit/edit.c over tools/ks_edit.c), the offline proposer's
 # model (tests/unit/tmodel.c over tools/ks_offline_model.c), and the one loader of each stage
 # file, whose error line names the file and the field (population(5)).
@@ -34,6 +35,9 @@ setup_file() {
 	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernels/common "$BATS_FILE_TMPDIR/checkpart.o" \
 		"$BATS_FILE_TMPDIR/ks_harness.o" kernels/common/ks_judge.c kernels/common/ks_versus.c \
 		-o "$BATS_FILE_TMPDIR/checkpart" -lm
+	# the judge's shared buffers, its static functions included
+	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernels/common tests/unit/sharedarg.c \
+		-o "$BATS_FILE_TMPDIR/sharedarg" -lm
 	cd "$BATS_FILE_TMPDIR" || return
 	# a finished seed to spoil, one file at a time
 	make_pop seeded 1 >/dev/null
@@ -66,6 +70,11 @@ spoil() {
 @test "a GPU harness's check in parts, merged in any order, is ks_check_f32's verdict (tests/unit/checkpart.c)" {
 	run -0 "$BATS_FILE_TMPDIR/checkpart"
 	assert_output "37 cases, 0 failed"
+}
+
+@test "a pointer where one shared buffer ends and the next starts is the next one's start (tests/unit/sharedarg.c)" {
+	run -0 "$BATS_FILE_TMPDIR/sharedarg"
+	assert_output "15 cases, 0 failed"
 }
 
 @test "what a message, transcript or log line keeps of an API key (tests/unit/redact.c)" {
