@@ -187,7 +187,7 @@ the kernel uses inline assembly ('__asm__ __volatile__(' on line 10): a kernel f
 	assert_line --index 1 --partial "the kernel imports 'fclose', which a kernel for target cpu may not use"
 }
 
-@test "os_denies: past the static checks, the harness's seccomp filter refuses mprotect, opening /proc/self/maps and process_vm_readv" {
+@test "os_denies: past the static checks, the worker's seccomp filter refuses mprotect, opening /proc/self/maps and process_vm_readv" {
 	# (before: each succeeded, and the kernel, which spoils C when one does, was incorrect)
 	run -0 judge os_denies
 	assert_line --index 0 rejected
