@@ -31,7 +31,7 @@ teardown() {
 	run -0 ks-profile pop/gen-000/c0
 	# ncu: only the profiler's range (the candidate's call), its table in base units, the runner in --profile mode
 	run cat ncu-args
-	assert_output --partial $'--profile-from-start\noff\n--csv\n--page\nraw\n--print-units\nbase\n--metrics\n'
+	assert_output --partial $'--target-processes\nall\n--target-processes-filter\nworker\n--profile-from-start\noff\n--csv\n--page\nraw\n--print-units\nbase\n--metrics\n'
 	assert_output --partial "$PWD/pop/gen-000/c0/runner"$'\n--profile\n--salt\n0\n--seed\n20250601\n--bench\n1024x4608x7168@7531'
 	assert_output --regexp "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"
 	assert_output --regexp "sm__warps_active.avg.pct_of_peak_sustained_active"

@@ -160,8 +160,13 @@ ncu_argv(const char *ncu, const char *box, const char *runner, long seed, const 
 		ks_buf_printf(&m, ",%s", s);
 		free(s);
 	}
-	/* the table and ncu's own ==PROF== and ==ERROR== lines on stdout (--log-file would take the table too) */
-	const char *words[] = { ncu, "--profile-from-start", "off", "--csv", "--page", "raw", "--print-units", "base",
+	/*
+	 * The table and ncu's own ==PROF== and ==ERROR== lines on stdout (--log-file would take the table too).
+	 * Only the worker, where the kernel runs, is profiled: with the judge's process profiled too, ncu held
+	 * the two up for good on the H200 (kernels/GPU-RESULTS.md, thirteenth run).
+	 */
+	const char *words[] = { ncu, "--target-processes", "all", "--target-processes-filter", "worker",
+		"--profile-from-start", "off", "--csv", "--page", "raw", "--print-units", "base",
 		"--metrics", m.s, runner, "--profile", "--salt", "0", "--seed" };
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		ks_argv_add(&argv, &n, ks_estrdup(words[i]));

@@ -9,7 +9,8 @@
 #      and end of each timed launch, against the harness's time of the same
 #      runs (tests/gpu/nsys-compare.py reads the two);
 #   4. with NCU=1, Nsight Compute's duration of the calls of the runner's
-#      --profile mode per bench shape (not locked down: ncu's injection
+#      --profile mode per bench shape, the worker process only (profiling
+#      the judge too hangs both; not locked down: ncu's injection
 #      opens files), NCU_RUNS (5) runs: its warm-up's calls, timed as a
 #      bench times them, and the profiled call, all profiled, each call's
 #      kernels summed, under ncu's own cache flush (--cache-control all).
@@ -109,7 +110,8 @@ if [ "${NCU:-0}" = 1 ]; then
 			while [ "$i" -lt "${NCU_RUNS:-5}" ]; do
 				i=$((i + 1))
 				# shellcheck disable=SC2086
-				ncu --cache-control all --clock-control none \
+				ncu --target-processes all --target-processes-filter worker \
+					--cache-control all --clock-control none \
 					--metrics gpu__time_duration.sum --csv \
 					"$pop/$c/runner" $(echo "$bench_args" | sed 's/--bench [^ ]*//g') \
 					--bench "$shape" --profile >>"$f.csv" 2>>"$f.err"
