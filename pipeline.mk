@@ -189,3 +189,4 @@ heldout: $(KS_BUILD)
 report: $(KS_BUILD)
 	@$(KS_BIN)/ks-report '$(POP)'
 	@$(KS_BIN)/ks-report --html -o '$(POP)/report.html' '$(POP)'
+	@echo 'HTML report: $(POP)/report.html'

@@ -98,6 +98,8 @@ rows() {
 	run -0 make -s --no-print-directory -C "$KS_ROOT" report POP="$BATS_TEST_TMPDIR/pop"
 	assert_line --index 0 --regexp '^id +base +ref +status +score_us'
 	assert_line --regexp '^g001c2 +g000c0 +g000c0 +build_failed '
+	# the last line says where the page is
+	assert_line --index -1 "HTML report: $BATS_TEST_TMPDIR/pop/report.html"
 	assert_file_exists pop/report.html
 	ks-report --html "$BATS_TEST_TMPDIR/pop" >page.html
 	cmp pop/report.html page.html
