@@ -145,10 +145,11 @@ rows() {
 	row=$(grep -o '<tr id="row-g001c0".*</tr>' dom.html)
 	# (speed of light 10 us a shape: 50, 300 and 40 us are 20, 3.3 and 25 %, 11.9 % overall)
 	for want in '<td class="num" data-v="11.85[0-9]*">11.9 %</td>' '<td class="num" data-v="300">300.0<small>3.3 % SOL</small></td>' '<td class="num" data-v="20">+10..+30 %</td>' \
-		'<td class="num up-inside" data-v="16.9[0-9]*">+17.0 % <small>inside</small></td>' '<td class="num" data-v="1500">1500</td>'; do
+		'<td class="num up-faster" data-v="16.9[0-9]*">+17.0 % <small>inside</small></td>' '<td class="num" data-v="1500">1500</td>'; do
 		grep -q -- "$want" <<<"$row" || fail "g001c0's row has no $want: $row"
 	done
-	grep -q '<td class="num up-below" data-v="-17.79[0-9]*">-17.8 % <small>below' dom.html || fail "g002c0's uplift is not below its range"
+	# coloured by its sign, its range said in words: a slowdown is red wherever the plan's range put it
+	grep -q '<td class="num up-slower" data-v="-17.79[0-9]*">-17.8 % <small>below' dom.html || fail "g002c0's uplift is not a slowdown below its range"
 	grep -q '<td class="num up-failed">failed</td>' dom.html || fail "g001c1's plan is not shown as failed"
 	run -0 grep -o '<tr><td>[a-z]*</td><td class="num">[0-9]*</td><td class="num">[0-9]*</td><td class="num">[0-9]*</td><td class="num">[0-9]*</td><td class="num">[0-9]*</td><td class="num">[0-9]*</td>' dom.html
 	assert_output "$(cat <<'T'

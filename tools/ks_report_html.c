@@ -582,6 +582,17 @@ where_word(int where)
 	return where < 0 ? "below" : where > 0 ? "above" : "inside";
 }
 
+/*
+ * A measured uplift's colour is its sign (green faster than the base, red
+ * slower); whether it fell inside the plan's range is said in words beside
+ * it: a -35 % inside a range that allowed it is still a slowdown.
+ */
+static const char *
+sign_class(double uplift)
+{
+	return uplift > 0 ? "faster" : uplift < 0 ? "slower" : "even";
+}
+
 static void
 table(struct page *p)
 {
@@ -674,7 +685,7 @@ table(struct page *p)
 			int where = ks_plan_against_range(plan, v);
 
 			ks_buf_printf(b, "<td class=\"num up-%s\" data-v=\"%.17g\">%+.1f %% <small>%s</small></td>",
-			    where_word(where), v, v, where_word(where));
+			    sign_class(v), v, v, where_word(where));
 		} else if (cJSON_IsObject(plan) && c->status && c->score_us <= 0 && strcmp(c->status, "stale") != 0)
 			ks_buf_puts(b, "<td class=\"num up-failed\">failed</td>");
 		else
@@ -900,8 +911,7 @@ generation(struct page *p, long g)
 				ks_buf_puts(b, kept(h, i) ? "<td>kept, no kernel yet</td>" : "<td>not kept</td>");
 			if (k && ks_plan_uplift(p->c, p->n, k, &up))
 				ks_buf_printf(b, "<td class=\"num up-%s\">%+.1f %% <small>%s</small></td>",
-				    where_word(ks_plan_against_range(plan, up)), up,
-				    where_word(ks_plan_against_range(plan, up)));
+				    sign_class(up), up, where_word(ks_plan_against_range(plan, up)));
 			else
 				ks_buf_puts(b, "<td class=\"num\">-</td>");
 			ks_buf_puts(b, "</tr>\n");
@@ -1031,7 +1041,7 @@ static const char css[] =
 	"{content:' \\25BC'}\n"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td small{display:block;"
 	"color:#777;font-size:11px}\n"
-	"#kernels td.num small{display:block}.up-inside{color:#2a7a2a}.up-below{color:#b3261e}.up-above{color:#0b5cad}"
+	"#kernels td.num small{display:block}.up-faster{color:#2a7a2a}.up-slower{color:#b3261e}"
 	".up-failed{color:#b3261e}\n"
 	"tbody tr:hover{background:#f8fafc}tr:target{background:#fff6d6}.total td{font-weight:600}\n"
 	".barcell{width:160px}.bar{display:inline-block;height:10px;background:#7aa6d6;border-radius:2px}\n"
