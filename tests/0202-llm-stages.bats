@@ -190,6 +190,10 @@ slot_report() {
 	run cat hyp-prompt
 	assert_output --partial "(none yet: this is the first generation)"
 	assert_output --partial "$(pop_lines pop/gen-000/c0)"
+	# implement: a knob's ks-tune list is the offline search's, not a bound on the model
+	prompt 3 >impl-prompt
+	run cat impl-prompt
+	assert_output --partial "the list does not bind you: change the value to any other,"
 
 	# the plans kept by the rule, and each slot asked with its own plan
 	run jf pop/gen-001/hypotheses.json .chosen .base .model .usage '.plans | length' \
