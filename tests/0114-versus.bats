@@ -120,6 +120,24 @@ by_hand() {
 	assert_output --regexp $'^ok\nnull\nthe base.s call on bench shape 256x256x256: the base.s process was killed by signal 6$'
 }
 
+@test "a candidate refused in the middle of its timed calls beside its base: rejected with the reason, not a crash" {
+	# (before, on the H200: "crashed: runner: no worker 0 to call (a bug of the runner)", the refusal lost)
+	mkdir -p kernels
+	cp -r "$KS_ROOT/kernels/common" "$KS_ROOT/kernels/sgemm" kernels/
+	jq '.allowed_symbols = ["write"]' <"$KS_ROOT/kernels/sgemm/problem.json" >kernels/sgemm/problem.json
+	mkdir -p pop/gen-001/c0
+	cp "$KS_ROOT/tests/fixtures/adversarial/sgemm/timed_stray.c" pop/gen-001/c0/kernel.c
+	hand_candidate pop/gen-001/c0
+	KS_KERNELS_DIR=$PWD/kernels ks-build pop/gen-001/c0
+	KS_KERNELS_DIR=$PWD/kernels run -0 ks-bench pop/gen-001/c0
+	run jq -r '.status, .message' pop/gen-001/c0/bench.json
+	assert_output --regexp $'^rejected\nbench shape [0-9x]+: the kernel.s process sent the judge 64 bytes that are no message of its protocol$'
+	# and alone, the same verdict
+	KS_VERSUS=0 KS_KERNELS_DIR=$PWD/kernels run -0 ks-bench -o alone.json pop/gen-001/c0
+	run jq -r '.status, .message' alone.json
+	assert_output --regexp $'^rejected\nbench shape [0-9x]+: the kernel.s process sent the judge 64 bytes that are no message of its protocol$'
+}
+
 # versus POP ID RATIO LO HI: ID's bench.json timed side by side with the seed, at RATIO in [LO, HI]
 versus() {
 	local dir

@@ -1208,10 +1208,15 @@ ks_judge_start_versus(const char *worker_path, char *why, size_t n)
 	return 0;
 }
 
+/*
+ * Worker k the one called from now on.  The candidate's (0) may have been
+ * ended by a refusal: it is still the one the verdict is about, and a call
+ * of it dies in judge_call; a base that is gone is a bug of the runner.
+ */
 void
 ks_judge_use(int k)
 {
-	if (k < 0 || k >= KS_JUDGE_WORKERS || workers[k].pid <= 0)
+	if (k < 0 || k >= KS_JUDGE_WORKERS || (k > 0 && workers[k].pid <= 0))
 		die("no worker %d to call (a bug of the runner)", k);
 	W = &workers[k];
 }

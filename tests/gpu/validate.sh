@@ -80,7 +80,7 @@ i=0
 while [ "$i" -lt "${REPEATS:-5}" ]; do
 	i=$((i + 1))
 	ks-bench -o "$pop/$rep/bench-$i.json" "$pop/$rep"
-	log "$rep bench $i: $(field "$pop/$rep/bench-$i.json" status score_us)"
+	log "$rep bench $i: $(field "$pop/$rep/bench-$i.json" status score_us message)"
 done
 
 # Nsight Systems: the same runner, the same bench shapes, traced
