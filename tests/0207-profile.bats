@@ -45,6 +45,20 @@ teardown() {
 	assert_file_not_exists pop/gen-000/c0/.profile
 }
 
+@test "the worker's own kernels around the call (ks_worker_pad, ks_worker_tail) are not the kernel's profile" {
+	# (before, on the H200: the digest listed ks_worker_pad and ks_worker_tail beside the candidate's kernel)
+	local csv=$PWD/with-worker.csv
+	{
+		sed -n 1,2p "$FAKE_NCU_CSV"
+		sed -n 3p "$FAKE_NCU_CSV" | sed 's/"fp8_mm_naive([^"]*)"/"ks_worker_pad(unsigned long long)"/'
+		sed -n '3,$p' "$FAKE_NCU_CSV"
+		sed -n 3p "$FAKE_NCU_CSV" | sed 's/"fp8_mm_naive([^"]*)"/"void ks_worker_tail<1>(unsigned long long)"/'
+	} >"$csv"
+	FAKE_NCU_CSV=$csv run -0 ks-profile pop/gen-000/c0
+	run jq -r '.kernels[].name' pop/gen-000/c0/profile.json
+	assert_output 'fp8_mm_naive(int, int, int, const unsigned char *, const unsigned char *, const float *, const float *, unsigned short *)'
+}
+
 @test "the hypothesize prompt shows the digest; a kernel edited since its profile has none" {
 	ks-profile pop/gen-000/c0
 	mkdir -p pop/gen-001

@@ -773,6 +773,8 @@ int ks_csv_fields(const char *line, char ***f);     /* a line's fields in *f (fr
 void ks_csv_free(char **f, int n);
 int ks_csv_column(char **head, int n, const char *name);   /* the index of name in the header, or -1 */
 double ks_csv_number(const char *s);                /* "25,313" -> 25313; -1 when it is no number */
+/* 1 when a profiled kernel's name ("void ks_worker_tail<1>(unsigned long long)") is the harness's */
+int ks_csv_harness_kernel(const char *name);
 
 /*
  * ks_prof_ncu.c, ks_prof_rocprof.c: the profilers ks-profile runs.  argv

@@ -74,3 +74,17 @@ ks_csv_column(char **head, int n, const char *name)
 			return i;
 	return -1;
 }
+
+/*
+ * The harness's own kernels (the worker's pad and tail around a call, the
+ * judge's draws and flushes) are named ks_...: a profile of the call is of
+ * the candidate's kernels, so they are left out.  Profilers give the name
+ * demangled, with "void " before a template's.
+ */
+int
+ks_csv_harness_kernel(const char *name)
+{
+	if (strncmp(name, "void ", 5) == 0)
+		name += 5;
+	return strncmp(name, "ks_", 3) == 0;
+}

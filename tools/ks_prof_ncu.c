@@ -125,10 +125,11 @@ ncu_kernels(const char *text, char **why)
 		if (!head) {
 			nh = ks_csv_fields(l, &head);
 		} else if ((nr = ks_csv_fields(l, &row)) > 0) {
-			int id = ks_csv_column(head, nh, "ID");
+			int id = ks_csv_column(head, nh, "ID"), name = ks_csv_column(head, nh, "Kernel Name");
 
-			/* the row of units has no ID */
-			if (id >= 0 && id < nr && *row[id])
+			/* the row of units has no ID; the harness's kernels are not the candidate's */
+			if (id >= 0 && id < nr && *row[id] &&
+			    !(name >= 0 && name < nr && ks_csv_harness_kernel(row[name])))
 				cJSON_AddItemToArray(kernels, kernel_entry(head, nh, row, nr));
 			ks_csv_free(row, nr);
 		}

@@ -63,15 +63,6 @@ rocprof_argv(const char *tool, const char *box, const char *runner, long seed, c
 	return argv;
 }
 
-/* a kernel's name without "void ", its template arguments or parameters */
-static int
-harness_kernel(const char *name)
-{
-	if (strncmp(name, "void ", 5) == 0)
-		name += 5;
-	return strncmp(name, "ks_", 3) == 0;
-}
-
 /* the entry of kernels named name, made when new */
 static cJSON *
 kernel_named(cJSON *kernels, const char *name)
@@ -122,7 +113,7 @@ read_pass(const char *text, cJSON *kernels)
 		int cn = ks_csv_column(head, nh, "Kernel_Name"), cc = ks_csv_column(head, nh, "Counter_Name");
 		int cv = ks_csv_column(head, nh, "Counter_Value"), cd = ks_csv_column(head, nh, "Dispatch_Id");
 		int cs = ks_csv_column(head, nh, "Start_Timestamp"), ce = ks_csv_column(head, nh, "End_Timestamp");
-		if (cn < 0 || cn >= nr || cc < 0 || cc >= nr || cv < 0 || cv >= nr || harness_kernel(row[cn])) {
+		if (cn < 0 || cn >= nr || cc < 0 || cc >= nr || cv < 0 || cv >= nr || ks_csv_harness_kernel(row[cn])) {
 			ks_csv_free(row, nr);
 			continue;
 		}
