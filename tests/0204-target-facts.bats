@@ -40,7 +40,7 @@ hyp_prompt() {
 	run -0 hyp_prompt
 	assert_output --partial "NVIDIA H200 (sm_90a)"
 	assert_output --partial "The kernels are compiled for: sm_90a."
-	assert_output --partial "nvcc -std=c++17 -O3 -Xptxas -v -x cu -arch=sm_90a"
+	assert_output --partial "nvcc -std=c++17 -O3 -Xptxas -v -x cu -gencode=arch=compute_90a,code=sm_90a"
 	assert_output --partial "take e4m3fn, whose exponent bias is 7"
 	refute_output --partial "MI300X"
 	refute_output --partial "Infinity Cache"

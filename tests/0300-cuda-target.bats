@@ -27,7 +27,7 @@ setup() {
 	assert_file_exists pop/gen-000/c0/runner
 	assert_file_exists pop/gen-000/c0/kernel.cu
 	run -0 jget pop/gen-000/c0/build.json .command
-	assert_output --regexp '^nvcc -std=c\+\+17 -O3 -Xptxas -v -Xcompiler -Wall -x cu -arch=sm_90a -I[^ ]*/kernels/common/hip-on-cuda '
+	assert_output --regexp '^nvcc -std=c\+\+17 -O3 -Xptxas -v -Xcompiler -Wall -x cu -gencode=arch=compute_90a,code=sm_90a -I[^ ]*/kernels/common/hip-on-cuda '
 	assert_output --partial "/kernels/common/ks_gpu.hip "
 	run -0 jget pop/gen-000/c0/build.json .compiler
 	assert_output --regexp '^Cuda compilation tools, release [0-9]+\.[0-9]+'
@@ -44,7 +44,21 @@ setup() {
 	rm pop/gen-000/c0/build.json
 	KS_GPU_ARCH=sm_80 run -0 ks-build pop/gen-000/c0
 	run -0 jget pop/gen-000/c0/build.json .command
-	assert_output --partial " -arch=sm_80 "
+	assert_output --partial " -gencode=arch=compute_80,code=sm_80 "
+}
+
+@test "an sm_90a-only instruction (wgmma) builds unguarded: nvcc makes no compute_90 PTX beside sm_90a's" {
+	# (before: -arch=sm_90a, under which nvcc 13.0 also checks a compute_90 PTX: "Instruction 'wgmma.fence'
+	# not supported on .target 'sm_90'", so every wgmma or setmaxnreg kernel needed an arch guard)
+	sed '/^rmsnorm_rows(/,/^{/s/^{/{\n\tasm volatile("wgmma.fence.sync.aligned;" ::: "memory");/' \
+		"$KS_ROOT/kernels/rmsnorm/seed.cu" >pop/gen-000/c0/kernel.cu
+	run -0 grep -c wgmma.fence pop/gen-000/c0/kernel.cu
+	rm pop/gen-000/c0/build.json
+	run ks-build pop/gen-000/c0
+	run -0 jq -r '.ok, .command, .diagnostics' pop/gen-000/c0/build.json
+	refute_output --partial "not supported on .target"
+	assert_line --index 0 true
+	assert_output --partial " -gencode=arch=compute_90a,code=sm_90a "
 }
 
 @test "without a GPU ks-bench records no_device, and selection ignores the kernel" {

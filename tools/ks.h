@@ -417,6 +417,12 @@ struct ks_target {
 	enum ks_resource_report resources;
 	const char *const *imports; /* the symbols a kernel's object may import (nm -u), exactly */
 	int host_asm;               /* inline assembly may appear (device code has it); 0: refused */
+	/*
+	 * nvcc: an architecture sm_X is given as -gencode=arch=compute_X,code=sm_X,
+	 * since under -arch=sm_90a nvcc 13.0 also checks a compute_90 PTX, where
+	 * sm_90a's own instructions (wgmma, setmaxnreg) do not assemble
+	 */
+	int gencode;
 };
 const struct ks_target *ks_target_find(const char *name);   /* NULL with a message */
 const char *ks_target_names(void);

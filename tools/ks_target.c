@@ -108,21 +108,21 @@ static const char *const hip_amd_imports[] = {
 
 static const struct ks_target targets[] = {
 	{ "cpu", "c", "cc", "KS_CC", cpu_flags, NULL, NULL, cpu_judge, cpu_worker, no_includes, cpu_libs,
-	    "cpu", KS_RES_NONE, cpu_imports, 0 },
+	    "cpu", KS_RES_NONE, cpu_imports, 0, 0 },
 	{ "cuda", "cu", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_judge, nvidia_worker,
-	    hip_on_cuda, no_libs, "nvidia", KS_RES_PTXAS, cuda_imports, 1 },
+	    hip_on_cuda, no_libs, "nvidia", KS_RES_PTXAS, cuda_imports, 1, 1 },
 	/* HIP source for NVIDIA: nvcc with the HIP-on-CUDA headers, which Debian's do not do for CUDA 13. */
 	{ "hip-nvidia", "hip", "nvcc", "KS_NVCC", cuda_flags, "-arch=%s", "sm_90a", nvidia_judge, nvidia_worker,
-	    hip_on_cuda, no_libs, "nvidia", KS_RES_PTXAS, cuda_imports, 1 },
+	    hip_on_cuda, no_libs, "nvidia", KS_RES_PTXAS, cuda_imports, 1, 1 },
 	/* MI300X is gfx942; Debian 12's hipcc 5.2 knows gfx940 but not gfx942 (KS_GPU_ARCH=gfx940). */
 	{ "hip-amd", "hip", "hipcc", "KS_HIPCC", hip_amd_flags, "--offload-arch=%s", "gfx942", hip_judge, hip_worker,
-	    no_includes, no_libs, "amd", KS_RES_AMDGPU, hip_amd_imports, 1 },
+	    no_includes, no_libs, "amd", KS_RES_AMDGPU, hip_amd_imports, 1, 0 },
 	/*
 	 * Judged by a command the user names (KS_EVAL_CMD, ks_external.c):
 	 * nothing is compiled here, and the kernel is in the seed's language.
 	 */
 	{ "external", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, no_includes, no_libs, "external", KS_RES_NONE,
-	    NULL, 1 },
+	    NULL, 1, 0 },
 };
 
 const struct ks_target *
@@ -184,12 +184,17 @@ ks_target_arch(const struct ks_target *t)
 	return arch && *arch ? arch : t->arch_default;
 }
 
+/* the architecture flag: "-gencode=arch=compute_90a,code=sm_90a" for nvcc's sm_90a, else arch_flag's */
 char *
 ks_target_arch_flag(const struct ks_target *t)
 {
+	const char *arch = ks_target_arch(t);
+
 	if (!t->arch_flag)
 		return NULL;
-	return ks_easprintf(t->arch_flag, ks_target_arch(t));
+	if (t->gencode && strncmp(arch, "sm_", 3) == 0)
+		return ks_easprintf("-gencode=arch=compute_%s,code=sm_%s", arch + 3, arch + 3);
+	return ks_easprintf(t->arch_flag, arch);
 }
 
 /* The number after key in line, or -1. */
