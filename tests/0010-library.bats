@@ -4,7 +4,8 @@
 # (tests/unit/redact.c over tools/ks_redact.c), the runner's check in
 # parts (tests/unit/checkpart.c over kernels/common/ks_harness.c), the judge's
 # naming of a pointer argument (tests/unit/sharedarg.c over kernels/common/ks_judge.c), implement's SEARCH/REPLACE
-# edits (tests/unit/edit.c over tools/ks_edit.c), the offline proposer's
+# edits (tests/unit/edit.c over tools/ks_edit.c), the diagnostics a model is shown
+# (tests/unit/diag.c over tools/ks_compile.c), the offline proposer's
 # model (tests/unit/tmodel.c over tools/ks_offline_model.c), and the one loader of each stage
 # file, whose error line names the file and the field (population(5)).
 
@@ -27,6 +28,9 @@ setup_file() {
 	# shellcheck disable=SC2046
 	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/edit.c \
 		tools/libks.a -o "$BATS_FILE_TMPDIR/edit" $(pkg-config --libs libcjson libcurl libcrypto) -lm
+	# shellcheck disable=SC2046
+	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/diag.c \
+		tools/libks.a -o "$BATS_FILE_TMPDIR/diag" $(pkg-config --libs libcjson libcurl libcrypto) -lm
 	# the runner's own check, in parts as a GPU harness merges it (ks_harness.c's main renamed; the judge it calls)
 	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernels/common -c tests/unit/checkpart.c \
 		-o "$BATS_FILE_TMPDIR/checkpart.o"
@@ -80,6 +84,13 @@ spoil() {
 @test "what a message, transcript or log line keeps of an API key (tests/unit/redact.c)" {
 	run -0 "$BATS_FILE_TMPDIR/redact"
 	assert_output "16 cases, 0 failed"
+}
+
+@test "diagnostics as a model sees them: no temporary path, the compiler's lines first, the harness's ptxas lines left out (tests/unit/diag.c)" {
+	# (before: a repair prompt quoted /tmp/ks-implement.HL9MeR/kernel.c, which made a rerun's prompt new and paid,
+	# and an nvcc error came after 40 lines of the harness's own ptxas info)
+	run -0 "$BATS_FILE_TMPDIR/diag"
+	assert_output "3 cases, 0 failed"
 }
 
 @test "SEARCH/REPLACE edits: applied in order, matching whole lines once, or the reason (tests/unit/edit.c)" {

@@ -244,8 +244,13 @@ compiles(const struct slot *s, const struct ks_problem *p, const char *code, cha
 	/* not beside a CPU bench (ks-build's reason); let go before the model is asked again */
 	int lock = ks_cpu_share(s->target, s->dir);
 
-	if (lock != -1 && ks_file_write_atomic(kernel, code, strlen(code)) == 0 && (ok = ks_compile(&job, rec)) == 0)
-		*diagnostics = ks_estrdup(ks_json_str(rec, "diagnostics", NULL));
+	if (lock != -1 && ks_file_write_atomic(kernel, code, strlen(code)) == 0 && (ok = ks_compile(&job, rec)) == 0) {
+		/* as the model sees them: no temporary path (a rerun's prompt is the same), its own lines first */
+		char *shown = ks_easprintf("kernel.%s", s->ext);
+
+		*diagnostics = ks_compile_for_model(ks_json_str(rec, "diagnostics", ""), kernel, shown);
+		free(shown);
+	}
 	ks_cpu_unshare(lock);
 	ks_remove_tree(dir);
 out:

@@ -426,6 +426,7 @@ struct ks_target {
 };
 const struct ks_target *ks_target_find(const char *name);   /* NULL with a message */
 const char *ks_target_names(void);
+int ks_harness_symbol(const char *mangled);   /* 1 when a compiled kernel's name (_Z13ks_worker_pady) is the harness's */
 /* the extension of the target's kernel file: its own, else the problem's seed's (target external) */
 const char *ks_target_ext(const struct ks_target *t, const struct ks_problem *p);
 /* 1 for the target judged by the user's command (KS_EVAL_CMD): nothing compiled, no harness run here */
@@ -552,6 +553,14 @@ char *ks_compile_worker_path(const char *runner);
 double ks_compile_limit_s(const struct ks_problem *p);
 /* What a build's log holds, cut to a size a prompt can hold, and, when !ok, a last line "<who> <how it failed>". */
 char *ks_compile_diagnostics(const char *log, const struct ks_proc_result *r, int ok, const char *who);
+/*
+ * Diagnostics as a model is shown them: kernel (the path it was built
+ * from) called shown_as and its folder's other paths relative, so that a
+ * prompt holds no temporary path; the compiler's own lines first, then
+ * ptxas's report of the candidate's kernels; the harness's kernels' ptxas
+ * lines left out, with a line that says so.  Caller frees.
+ */
+char *ks_compile_for_model(const char *diag, const char *kernel, const char *shown_as);
 /* The SHA-256 of the harness's files: kernels/common, the problem's harness sources and headers. */
 char *ks_harness_sha256(const struct ks_problem *p);
 

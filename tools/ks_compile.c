@@ -171,6 +171,118 @@ ks_compile_diagnostics(const char *log, const struct ks_proc_result *r, int ok, 
 	return d;
 }
 
+/* text with every occurrence of from replaced by to; caller frees */
+static char *
+replace_all(const char *text, const char *from, const char *to)
+{
+	struct ks_buf b = { 0 };
+	size_t n = strlen(from);
+	const char *p;
+
+	ks_buf_puts(&b, "");
+	if (n == 0) {
+		ks_buf_puts(&b, text);
+		return b.s;
+	}
+	while ((p = strstr(text, from)) != NULL) {
+		ks_buf_add(&b, text, (size_t)(p - text));
+		ks_buf_puts(&b, to);
+		text = p + n;
+	}
+	ks_buf_puts(&b, text);
+	return b.s;
+}
+
+/*
+ * nvcc's intermediate files named as the source they come from:
+ * "/tmp/tmpxft_00007e00_00000000-22_kernel.compute_90.ptx" is
+ * "kernel.compute_90.ptx", the same in every run.  In place.
+ */
+static void
+strip_nvcc_temps(char *text)
+{
+	char *p, *q;
+
+	while ((p = strstr(text, "tmpxft_")) != NULL && (q = strchr(p, '-')) != NULL) {
+		char *name = q + strspn(q + 1, "0123456789") + 1, *start = p;
+
+		if (*name != '_')
+			break;
+		name++;
+		while (start > text && start[-1] != ' ' && start[-1] != '\n' && start[-1] != '\'')
+			start--;
+		memmove(start, name, strlen(name) + 1);
+		text = start;
+	}
+}
+
+/* the kernel a ptxas info line is about ("Compiling entry function 'X'", "Function properties for X"), or NULL */
+static char *
+ptxas_subject(const char *line)
+{
+	const char *p;
+
+	if ((p = strstr(line, "Compiling entry function '")) != NULL) {
+		p += strlen("Compiling entry function '");
+		return ks_estrndup(p, strcspn(p, "'"));
+	}
+	if ((p = strstr(line, "Function properties for ")) != NULL) {
+		p += strlen("Function properties for ");
+		return ks_estrndup(p, strcspn(p, " \n"));
+	}
+	return NULL;
+}
+
+char *
+ks_compile_for_model(const char *diag, const char *kernel, const char *shown_as)
+{
+	const char *slash = strrchr(kernel, '/');
+	char *dir = slash ? ks_estrndup(kernel, (size_t)(slash - kernel + 1)) : ks_estrdup("");
+	char *named = replace_all(diag, kernel, shown_as), *text = replace_all(named, dir, "");
+
+	strip_nvcc_temps(text);
+	struct ks_buf first = { 0 }, report = { 0 }, out = { 0 };
+	enum { FIRST, REPORT, DROPPED } section = FIRST;
+	int harness = 0, left_out = 0;
+
+	ks_buf_puts(&first, "");
+	ks_buf_puts(&report, "");
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, "\n");
+		char *line = ks_estrndup(p, len), *subject;
+
+		p += len + (p[len] == '\n');
+		if (strncmp(line, "ptxas info", 10) == 0) {
+			if ((subject = ptxas_subject(line)) != NULL) {
+				/* a kernel's block of lines begins: the harness's own are left out */
+				harness = ks_harness_symbol(subject);
+				left_out += harness && strstr(line, "Compiling entry function") != NULL;
+				free(subject);
+			} else if (strstr(line, "bytes gmem")) {
+				harness = 1;	/* a compilation unit's total: the harness's units have one too */
+			}
+			section = harness ? DROPPED : REPORT;
+		} else if (!(len > 0 && isspace((unsigned char)line[0]))) {
+			/* the compiler's own line; an indented one goes with the line before it */
+			section = FIRST;
+			harness = 0;
+		}
+		if (section != DROPPED)
+			ks_buf_printf(section == FIRST ? &first : &report, "%s\n", line);
+		free(line);
+	}
+	ks_buf_printf(&out, "%s%s", first.s, report.s);
+	if (left_out)
+		ks_buf_printf(&out, "(ptxas's report of the harness's own %d kernel%s left out)\n", left_out,
+		    left_out == 1 ? "" : "s");
+	ks_buf_free(&first);
+	ks_buf_free(&report);
+	free(named);
+	free(text);
+	free(dir);
+	return out.s;
+}
+
 /* A top-level file of the problem's folder that a harness may include. */
 static int
 is_header(const char *name)

@@ -233,8 +233,8 @@ set_if(cJSON *k, const char *key, long v)
 		ks_json_set_num(k, key, (double)v);
 }
 
-static int
-is_harness_kernel(const char *name)
+int
+ks_harness_symbol(const char *name)
 {
 	/* _Z<length><name>..., or _ZL... for a function of internal linkage */
 	if (strncmp(name, "_Z", 2) == 0) {
@@ -263,7 +263,7 @@ parse_ptxas(const char *line, cJSON *kernels, cJSON **cur)
 		const char *name = q + 26, *end = strchr(name, '\'');
 
 		/* The harness's own kernels (ks_..., mangled _Z<n>ks_...) are not the candidate's. */
-		if (is_harness_kernel(name)) {
+		if (ks_harness_symbol(name)) {
 			*cur = NULL;
 			return;
 		}
@@ -305,7 +305,7 @@ parse_amdgpu(const char *line, cJSON *kernels, cJSON **cur)
 	if ((q = strstr(line, "Function Name: "))) {
 		const char *name = q + 15, *end = strchr(name, ' ');
 
-		if (is_harness_kernel(name)) {
+		if (ks_harness_symbol(name)) {
 			*cur = NULL;
 			return;
 		}
