@@ -752,7 +752,7 @@ long_base() {
 	assert_output --regexp "undeclared_thing_xyz.{0,20} undeclared"
 	assert_output --partial "error"
 	# named as the model's file, not the temporary build's (a rerun's prompt is the same: issue 28)
-	assert_output --regexp $'\nkernel\\.c:[0-9]+:[0-9]+: error: .undeclared_thing_xyz. undeclared'
+		assert_output --regexp $'\nkernel\\.c:[0-9]+:[0-9]+: error: .undeclared_thing_xyz. undeclared'
 	refute_output --partial "/ks-implement."
 	# with the plan it carries out (kept plan 1 of plans.json)
 	assert_output --partial "## The plan it carries out: Loop order ikj"$'\n\n'"stream rows of B, vectorize over j"
@@ -766,6 +766,11 @@ long_base() {
 	# the compile check left nothing in the candidate's folder but its own files
 	run ls -A pop/gen-001/c0
 	assert_output $'candidate.json\nkernel.c\nllm'
+	# made again from nothing, repair included, it is answered from the cache: the same prompts, no request
+	mv pop/gen-001/c0 made
+	run -0 ks-implement pop/gen-001/c0
+	assert_equal "$(llm_requests)" 3
+	cmp made/kernel.c pop/gen-001/c0/kernel.c
 	# ks-build compiles and records, and asks nothing
 	run -0 ks-build pop/gen-001/c0
 	assert_equal "$(llm_requests)" 3
