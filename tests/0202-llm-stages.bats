@@ -752,7 +752,7 @@ long_base() {
 	assert_output --regexp "undeclared_thing_xyz.{0,20} undeclared"
 	assert_output --partial "error"
 	# named as the model's file, not the temporary build's (a rerun's prompt is the same: issue 28)
-		assert_output --regexp $'\nkernel\\.c:[0-9]+:[0-9]+: error: .undeclared_thing_xyz. undeclared'
+	assert_output --regexp $'\nkernel\\.c:[0-9]+:[0-9]+: error: .undeclared_thing_xyz. undeclared'
 	refute_output --partial "/ks-implement."
 	# with the plan it carries out (kept plan 1 of plans.json)
 	assert_output --partial "## The plan it carries out: Loop order ikj"$'\n\n'"stream rows of B, vectorize over j"
