@@ -734,6 +734,31 @@ long_base() {
 	refute_output --partial "## A reference kernel worth learning from"
 }
 
+@test "hypothesize and implement show the base's build warnings, named as its file; a clean build shows none" {
+	# (before: a kernel that built was shown with no word of its warnings: ptxas's "wgmma.mma_async
+	# instructions are serialized" never reached the model)
+	use seed
+	run -0 ks-build pop/gen-000/c0
+	serve hyp=plans.json impl=code.md
+	run -0 ks-hypothesize pop/gen-001
+	run -0 prompt 1
+	refute_output --partial "Its build warned"
+	printf 'static int unused_thing_xyz;\n' >>pop/gen-000/c0/kernel.c
+	rm pop/gen-000/c0/build.json
+	run -0 ks-build pop/gen-000/c0
+	run -0 jq -r .diagnostics pop/gen-000/c0/build.json
+	assert_output --partial "unused_thing_xyz"
+	rm pop/gen-001/hypotheses.json
+	KS_LLM_CACHE=off run -0 ks-hypothesize pop/gen-001
+	run -0 ks-implement pop/gen-001/c0
+	local i
+	for i in 2 3; do
+		run -0 prompt "$i"
+		assert_output --regexp $'Its build warned \\(the compiler.s words, for this kernel.s code\\):\n\n```\nkernel\\.c:[0-9]+:[0-9]+: warning: .unused_thing_xyz. defined but not used'
+		refute_output --partial "$PWD/pop"
+	done
+}
+
 @test "implement: a kernel that does not compile goes back to the model with the diagnostics; the fix is handed over" {
 	use seed
 	sed 's/^\tint i0;$/\tint i0 = undeclared_thing_xyz;/' code.c >broken.c

@@ -45,8 +45,11 @@ shape [0-9x]+: C\[[0-9]+\]\[[0-9]+\] = nan, expected .*)$"
 @test "early_done: a reply forged before the work is done stops the clock, and the work that follows is caught" {
 	allow write
 	run -0 judge early_done
-	assert_line --index 0 rejected
-	assert_line --index 1 --regexp "^shape [0-9x]+: the kernel's (memory changed after its call returned|process sent the judge a message nobody asked for)"
+	# caught either way: by the fingerprint when the worker ran in the quiet period, or, when a loaded machine
+	# gave it no CPU then, by the check of C as it was at the forged reply (a clean-clone CI saw the second)
+	assert_output --regexp "^(rejected
+shape [0-9x]+: the kernel's (memory changed after its call returned|process sent the judge a message nobody asked for).*|incorrect
+shape [0-9x]+: C\[[0-9]+\]\[[0-9]+\] = nan, expected .*)$"
 }
 
 @test "the kernel's object may define its entry point and nothing else: qsort, strtod, a global variable, a constructor, an IFUNC" {

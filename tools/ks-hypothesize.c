@@ -34,7 +34,7 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
     const struct ks_cand *ref, struct ks_cand *c, size_t n, const struct ks_calibration *cal)
 {
 	char *task = NULL, *target = NULL, *knowledge = NULL, *findings = NULL, *pop = NULL, *code = NULL, *sol = NULL;
-	char *record = NULL, *prof = NULL;
+	char *record = NULL, *prof = NULL, *warnings = NULL;
 	char *prompt = NULL, *why = NULL, *g = ks_easprintf("%ld", gen), *k = ks_easprintf("%ld", run->k);
 	struct ks_problem p;
 	cJSON *h = NULL;
@@ -56,10 +56,12 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 	sol = ks_ctx_sol(base, &p, run->target, stop);
 	record = ks_ctx_track_record(cal);
 	prof = ks_ctx_profile(base);
+	warnings = ks_ctx_build_warnings(base);
 	const char *keys[] = { "generation", "k", "task", "target", "knowledge", "findings", "population",
-		"base_id", "base_code", "speed_of_light", "track_record", "profile" };
-	const char *vals[] = { g, k, task, target, knowledge, findings, pop, base->id, code, sol, record, prof };
-	if (!(prompt = ks_prompt_render("hypothesize", keys, vals, 12)))
+		"base_id", "base_code", "speed_of_light", "track_record", "profile", "base_warnings" };
+	const char *vals[] = { g, k, task, target, knowledge, findings, pop, base->id, code, sol, record, prof,
+		warnings };
+	if (!(prompt = ks_prompt_render("hypothesize", keys, vals, 13)))
 		goto out;
 	if ((rc = ks_ask(llm, prompt, dir, "hypothesize", check_reply, &h, &why)) < 0)
 		goto out;
@@ -92,6 +94,7 @@ out:
 	free(sol);
 	free(record);
 	free(prof);
+	free(warnings);
 	ks_problem_free(&p);
 	return h;
 }

@@ -162,7 +162,7 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, 
     const struct ks_cand *ref, const cJSON *plan, struct ks_cand *c, size_t n, char **rejected, cJSON **form)
 {
 	char *task = NULL, *target = NULL, *bcode = NULL, *rcode = NULL, *prompt = NULL, *knowledge = NULL;
-	char *btimes = NULL, *rsection = NULL, *reason = NULL;
+	char *btimes = NULL, *rsection = NULL, *reason = NULL, *warnings = NULL;
 	char *title = plan_text(plan, "title"), *desc = plan_text(plan, "description"), *rubric = plan_text(plan, "rubric");
 	const char *entry_point = ks_json_str(p->json, "entry_point", p->path);
 	struct ks_code_check cc = { .entry = p->entry_name,
@@ -175,12 +175,13 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, 
 	btimes = ks_ctx_times(base, p);
 	rsection = reference_section(s, p, base, ref, rcode);
 	reason = selection_reason(s);
+	warnings = ks_ctx_build_warnings(base);
 	const char *keys[] = { "task", "target", "entry_point", "language", "base_id", "base_code", "reference_id",
 		"reference_code", "plan_title", "plan_description", "plan_rubric", "knowledge", "base_times",
-		"reference", "selection_reason" };
+		"reference", "selection_reason", "base_warnings" };
 	const char *vals[] = { task, target, entry_point, s->ext, base->id, bcode, ref->id, rcode, title,
-		desc, rubric, knowledge, btimes, rsection, reason };
-	if (!(prompt = ks_prompt_render("implement", keys, vals, 15)) || ks_mkdir_p(s->dir) < 0)
+		desc, rubric, knowledge, btimes, rsection, reason, warnings };
+	if (!(prompt = ks_prompt_render("implement", keys, vals, 16)) || ks_mkdir_p(s->dir) < 0)
 		goto out;
 	cc.base = bcode;
 	if (ks_ask(llm, prompt, s->dir, "implement", ks_check_code, &cc, rejected) != 1) {
@@ -199,6 +200,7 @@ out:
 	free(btimes);
 	free(rsection);
 	free(reason);
+	free(warnings);
 	free(title);
 	free(desc);
 	free(rubric);

@@ -752,6 +752,7 @@ char *ks_ctx_track_record(const struct ks_calibration *cal);
 char *ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget);
 /* prompts/targets/<t>-<arch>.md or <t>.md, the architecture built, the device benched on */
 char *ks_ctx_target(const char *target, const struct ks_cand *c, size_t n);
+char *ks_ctx_build_warnings(const struct ks_cand *base);   /* its build's warnings, under a heading; "" if none */
 /* prompts/knowledge and the problem's knowledge/, each with its <target>/ notes */
 char *ks_ctx_knowledge(const struct ks_problem *p, const char *target);
 /* the problem's task file, with only this target's "(target T)" sections */

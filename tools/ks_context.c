@@ -3,6 +3,7 @@
  * the findings of earlier generations, the task, the target, the
  * knowledge notes; and ks_ask(), the one way a stage asks and checks.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -778,6 +779,53 @@ ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget)
 	}
 	free(m);
 	free(kinds);
+	return b.s;
+}
+
+/*
+ * The warnings of the base's own build (build.json's diagnostics as a
+ * model is shown them, ks_compile_for_model: the lines that say
+ * "warning", each with the indented lines under it), under a heading; ""
+ * when it built without one.  A build that succeeds tells the model
+ * nothing else, and ptxas's "wgmma.mma_async instructions are serialized"
+ * is such a line.
+ */
+char *
+ks_ctx_build_warnings(const struct ks_cand *base)
+{
+	char *path = ks_easprintf("%s/build.json", base->dir), *kernel = ks_cand_kernel_path(base), *shown;
+	const char *name = kernel ? strrchr(kernel, '/') : NULL;
+	struct ks_build_rec rec;
+	struct ks_buf b = { 0 };
+	int keep = 0;
+
+	ks_buf_puts(&b, "");
+	if (!kernel || ks_build_rec_load(path, KS_QUIET, &rec) != 0) {
+		free(path);
+		free(kernel);
+		return b.s;
+	}
+	shown = ks_compile_for_model(rec.diagnostics, kernel, name ? name + 1 : kernel);
+	for (const char *p = shown; *p;) {
+		size_t len = strcspn(p, "\n");
+		char *line = ks_estrndup(p, len);
+
+		/* a warning's line, and the indented ones under it */
+		if (len > 0 && !isspace((unsigned char)*line))
+			keep = strcasestr(line, "warning") != NULL;
+		if (keep && b.len == 0)
+			ks_buf_puts(&b, "Its build warned (the compiler's words, for this kernel's code):\n\n```\n");
+		if (keep)
+			ks_buf_printf(&b, "%s\n", line);
+		free(line);
+		p += len + (p[len] == '\n');
+	}
+	if (b.len)
+		ks_buf_puts(&b, "```\n");
+	free(shown);
+	ks_build_rec_free(&rec);
+	free(path);
+	free(kernel);
 	return b.s;
 }
 
