@@ -311,9 +311,9 @@ slot_report() {
 	# the report says it for the run
 	run -0 ks-report pop
 	assert_line --regexp "^pop: plans' predicted uplift: [0-3] of 3 measured inside their range \([0-9]+ %\), [0-3] below, [0-3] above, [-+][0-9.]+ points from the middle on average; 0 failed$"
-	# the base of generation 2 is g001c0: its code, not the seed's
+	# the base of generation 2 is g001c0 and its reference the seed: each kernel's code once
 	assert_equal "$(count hyp2-prompt code.c)" 1
-	assert_equal "$(count hyp2-prompt "$SEED")" 0
+	assert_equal "$(count hyp2-prompt "$SEED")" 1
 	# and implement shows base g001c0 and reference g000c0
 	prompt 8 >impl2-prompt
 	assert_equal "$(count impl2-prompt code.c)" 1
@@ -673,13 +673,18 @@ long_base() {
 	assert_output $'{"form":"edits","edits":1,"ok":true}\n{"form":"file"}'
 }
 
-@test "implement shows the writer the selector's reason, the times per shape of base and reference, and the notes" {
+@test "hypothesize and implement show the selector's reason, the times per shape of base and reference, and the notes" {
+	# (before: only implement saw the reference and the reason; the plans were written without them)
 	use three
 	mkdir -p pop/gen-002
 	jq -n '{base: "g001c0", reference: "g000c0", reason: "g001c0 is the fastest; g000c0 keeps the other loop order"}' \
 		>pop/gen-002/select.json
 	serve hyp=plans.json impl=code.md
 	run -0 ks-hypothesize pop/gen-002
+	run prompt 1
+	assert_output --partial $'## Why this base and this reference\n\ng001c0 is the fastest; g000c0 keeps the other loop order\n'
+	assert_output --partial $'## A reference kernel worth learning from, g000c0\n\nMeasured: score 100.00 us ±2.0 %; per shape: 8x8x8 100.00 us (spread unknown);'
+	assert_output --partial "$(cat pop/gen-000/c0/kernel.c)"
 	run -0 ks-implement pop/gen-002/c0
 	run prompt 2
 	assert_output --partial $'## Why this base and this reference\n\ng001c0 is the fastest; g000c0 keeps the other loop order\n'

@@ -34,7 +34,7 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
     const struct ks_cand *ref, struct ks_cand *c, size_t n, const struct ks_calibration *cal)
 {
 	char *task = NULL, *target = NULL, *knowledge = NULL, *findings = NULL, *pop = NULL, *code = NULL, *sol = NULL;
-	char *record = NULL, *prof = NULL, *warnings = NULL;
+	char *record = NULL, *prof = NULL, *warnings = NULL, *rcode = NULL, *rsection = NULL, *reason = NULL;
 	char *prompt = NULL, *why = NULL, *g = ks_easprintf("%ld", gen), *k = ks_easprintf("%ld", run->k);
 	struct ks_problem p;
 	cJSON *h = NULL;
@@ -57,11 +57,16 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 	record = ks_ctx_track_record(cal);
 	prof = ks_ctx_profile(base);
 	warnings = ks_ctx_build_warnings(base);
+	reason = ks_ctx_selection_reason(dir);
+	if (!(rcode = ks_cand_code(ref)))
+		goto out;
+	rsection = ks_ctx_reference(&p, base, ref, "", rcode);
 	const char *keys[] = { "generation", "k", "task", "target", "knowledge", "findings", "population",
-		"base_id", "base_code", "speed_of_light", "track_record", "profile", "base_warnings" };
+		"base_id", "base_code", "speed_of_light", "track_record", "profile", "base_warnings", "selection_reason",
+		"reference" };
 	const char *vals[] = { g, k, task, target, knowledge, findings, pop, base->id, code, sol, record, prof,
-		warnings };
-	if (!(prompt = ks_prompt_render("hypothesize", keys, vals, 13)))
+		warnings, reason, rsection };
+	if (!(prompt = ks_prompt_render("hypothesize", keys, vals, 15)))
 		goto out;
 	if ((rc = ks_ask(llm, prompt, dir, "hypothesize", check_reply, &h, &why)) < 0)
 		goto out;
@@ -95,6 +100,9 @@ out:
 	free(record);
 	free(prof);
 	free(warnings);
+	free(reason);
+	free(rcode);
+	free(rsection);
 	ks_problem_free(&p);
 	return h;
 }

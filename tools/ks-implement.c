@@ -115,42 +115,6 @@ plan_text(const cJSON *plan, const char *key)
 }
 
 /*
- * The reference's part of the prompt: its times and code, or, when it is
- * the base itself (generation 1), a line saying so: the kernel is shown
- * once.
- */
-static char *
-reference_section(const struct slot *s, const struct ks_problem *p, const struct ks_cand *base,
-    const struct ks_cand *ref, const char *rcode)
-{
-	char *times, *out;
-
-	if (ref == base || strcmp(ref->id, base->id) == 0)
-		return ks_easprintf("The reference kernel is the base itself, %s: there is no other to learn from "
-		    "yet.\n", base->id);
-	times = ks_ctx_times(ref, p);
-	out = ks_easprintf("## A reference kernel worth learning from, %s\n\nMeasured: %s\n\n```%s\n%s```\n",
-	    ref->id, times, s->ext, rcode);
-	free(times);
-	return out;
-}
-
-/* select.json's reason, or a line saying there is none */
-static char *
-selection_reason(const struct slot *s)
-{
-	char *gdir = ks_gen_dir(s->root, s->gen), *path = ks_easprintf("%s/select.json", gdir), *out;
-	struct ks_select_rec sel;
-
-	out = ks_select_rec_load(path, 0, &sel) == 0 && sel.reason ? ks_estrdup(sel.reason) :
-	    ks_estrdup("(no reason given)");
-	ks_select_rec_free(&sel);
-	free(path);
-	free(gdir);
-	return out;
-}
-
-/*
  * The model writes the kernel from the base, the reference, the task and
  * the plan, with the selector's reason, both kernels' times per shape and
  * the knowledge notes, as a whole file or as edits to the base (*form
@@ -162,7 +126,7 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, 
     const struct ks_cand *ref, const cJSON *plan, struct ks_cand *c, size_t n, char **rejected, cJSON **form)
 {
 	char *task = NULL, *target = NULL, *bcode = NULL, *rcode = NULL, *prompt = NULL, *knowledge = NULL;
-	char *btimes = NULL, *rsection = NULL, *reason = NULL, *warnings = NULL;
+	char *btimes = NULL, *rsection = NULL, *reason = NULL, *warnings = NULL, *gdir = NULL;
 	char *title = plan_text(plan, "title"), *desc = plan_text(plan, "description"), *rubric = plan_text(plan, "rubric");
 	const char *entry_point = ks_json_str(p->json, "entry_point", p->path);
 	struct ks_code_check cc = { .entry = p->entry_name,
@@ -173,8 +137,9 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, 
 		goto out;
 	knowledge = ks_ctx_knowledge(p, s->run.target);
 	btimes = ks_ctx_times(base, p);
-	rsection = reference_section(s, p, base, ref, rcode);
-	reason = selection_reason(s);
+	rsection = ks_ctx_reference(p, base, ref, s->ext, rcode);
+	gdir = ks_gen_dir(s->root, s->gen);
+	reason = ks_ctx_selection_reason(gdir);
 	warnings = ks_ctx_build_warnings(base);
 	const char *keys[] = { "task", "target", "entry_point", "language", "base_id", "base_code", "reference_id",
 		"reference_code", "plan_title", "plan_description", "plan_rubric", "knowledge", "base_times",
@@ -200,6 +165,7 @@ out:
 	free(btimes);
 	free(rsection);
 	free(reason);
+	free(gdir);
 	free(warnings);
 	free(title);
 	free(desc);

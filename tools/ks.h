@@ -752,6 +752,10 @@ char *ks_ctx_track_record(const struct ks_calibration *cal);
 char *ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget);
 /* prompts/targets/<t>-<arch>.md or <t>.md, the architecture built, the device benched on */
 char *ks_ctx_target(const char *target, const struct ks_cand *c, size_t n);
+/* the reference's times and code in a fence of ext, or a line saying it is the base */
+char *ks_ctx_reference(const struct ks_problem *p, const struct ks_cand *base, const struct ks_cand *ref, const char *ext,
+    const char *rcode);
+char *ks_ctx_selection_reason(const char *gdir);   /* gdir/select.json's reason, or "(no reason given)" */
 char *ks_ctx_build_warnings(const struct ks_cand *base);   /* its build's warnings, under a heading; "" if none */
 /* prompts/knowledge and the problem's knowledge/, each with its <target>/ notes */
 char *ks_ctx_knowledge(const struct ks_problem *p, const char *target);

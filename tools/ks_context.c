@@ -783,6 +783,41 @@ ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget)
 }
 
 /*
+ * The reference's part of a prompt: its times and code (rcode, in a
+ * fence of language ext), or, when it is the base itself (generation 1),
+ * a line saying so: the kernel is shown once.
+ */
+char *
+ks_ctx_reference(const struct ks_problem *p, const struct ks_cand *base, const struct ks_cand *ref, const char *ext,
+    const char *rcode)
+{
+	char *times, *out;
+
+	if (ref == base || strcmp(ref->id, base->id) == 0)
+		return ks_easprintf("The reference kernel is the base itself, %s: there is no other to learn from "
+		    "yet.\n", base->id);
+	times = ks_ctx_times(ref, p);
+	out = ks_easprintf("## A reference kernel worth learning from, %s\n\nMeasured: %s\n\n```%s\n%s```\n",
+	    ref->id, times, ext, rcode);
+	free(times);
+	return out;
+}
+
+/* the reason in gdir/select.json (a generation's), or a line saying there is none */
+char *
+ks_ctx_selection_reason(const char *gdir)
+{
+	char *path = ks_easprintf("%s/select.json", gdir), *out;
+	struct ks_select_rec sel;
+
+	out = ks_select_rec_load(path, 0, &sel) == 0 && sel.reason ? ks_estrdup(sel.reason) :
+	    ks_estrdup("(no reason given)");
+	ks_select_rec_free(&sel);
+	free(path);
+	return out;
+}
+
+/*
  * The warnings of the base's own build (build.json's diagnostics as a
  * model is shown them, ks_compile_for_model: the lines that say
  * "warning", each with the indented lines under it), under a heading; ""
