@@ -255,3 +255,63 @@ the kernel defines the global symbol '$name': a kernel's object may define its e
 (bench )?shape [0-9x]+: the kernel's memory changed after its call returned \(work after the return counts for nothing and is not allowed\)|incorrect
 .*)$"
 }
+
+# built NAME: NAME.c (a fixture, or the seed for "seed") built into pop/gen-000/c0 as ks-build builds a candidate
+built() {
+	mkdir -p pop/gen-000/c0
+	if [ "$1" = seed ]; then
+		cp "$KS_ROOT/kernels/sgemm/seed.c" pop/gen-000/c0/kernel.c
+	else
+		cp "$ADV/$1.c" pop/gen-000/c0/kernel.c
+	fi
+	ks-build pop/gen-000/c0
+}
+
+@test "--batch N: a timed sample is N calls back to back, each on a state of its own; runs counts the calls" {
+	built seed
+	run -0 pop/gen-000/c0/runner --batch 4 --time-cap 0.1 --bench 32x32x32 48x16x40
+	run -0 jq -r '.correct, ([.results[] | .batch == 4 and .runs % 4 == 0 and .runs >= 20] | all), .timer' \
+		<<<"$output"
+	assert_line --index 0 true
+	assert_line --index 1 true
+	assert_line --index 2 --partial "(of a batch of calls, where a result gives one: a call's time is its batch's over its calls)"
+	run -2 pop/gen-000/c0/runner --batch 0 --bench 32x32x32
+	assert_output "runner: bad --batch '0': expected an integer from 1 to 128"
+	run -2 pop/gen-000/c0/runner --batch 129 --bench 32x32x32
+	assert_output "runner: bad --batch '129': expected an integer from 1 to 128"
+	# a CPU's default is one call a sample, and bench.json says so
+	ks-bench pop/gen-000/c0
+	run -0 jq -r '[.results[].batch] | unique | @csv' pop/gen-000/c0/bench.json
+	assert_output 1
+}
+
+@test "batch_first_only: a kernel that computes only the output it saw first is honest alone, caught in a batch" {
+	built batch_first_only
+	run -0 pop/gen-000/c0/runner --time-cap 0.1 --bench 32x32x32
+	run -0 jq -r .correct <<<"$output"
+	assert_output true
+	# each call of a batch is on a state of its own, checked at random, and the last of the last always
+	run -0 pop/gen-000/c0/runner --batch 4 --time-cap 0.1 --bench 32x32x32
+	run -0 jq -r .correct,.failure <<<"$output"
+	assert_line --index 0 false
+	assert_line --index 1 --regexp "^bench shape 32x32x32 (on timed run [0-9]+|after [0-9]+ timed runs): C\[[0-9]+\]\[[0-9]+\] = "
+}
+
+@test "batch_after_return: work after the last call of a batch is caught as after a single call" {
+	allow clone
+	built batch_after_return
+	# bench shapes only: the first output the kernel sees is the one the warm-up uses
+	run -0 pop/gen-000/c0/runner --batch 3 --time-cap 0.1 --bench 64x64x64
+	run -0 jq -r .rejected,.failure <<<"$output"
+	assert_line --index 0 true
+	assert_line --index 1 --regexp "^bench shape 64x64x64: the kernel's memory changed after its call returned"
+}
+
+@test "batch_slow_warmup: --batch auto grows a batch to what the timed calls want, not the warm-up" {
+	built batch_slow_warmup
+	# its warm-up calls take 500 times its timed ones: sized by them alone, the batch would be 1 call
+	run -0 pop/gen-000/c0/runner --batch auto --time-cap 0.2 --bench 64x64x64
+	run -0 jq -r '.correct, (.results[0].batch >= 16)' <<<"$output"
+	assert_line --index 0 true
+	assert_line --index 1 true
+}

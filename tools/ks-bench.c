@@ -408,6 +408,7 @@ add_results(const struct bench *b, const cJSON *hres, double peak, cJSON *res, d
 				cJSON_AddNumberToObject(e, stat_keys[k], y);
 		}
 		add_spread(e, h);
+		copy_measure(e, h, "batch");
 		copy_measure(e, h, "wall_s");
 		copy_measure(e, h, "checks");
 		copy_measure(e, h, "checks_s");

@@ -307,18 +307,20 @@ ks_gpu_hash(const unsigned char *p, size_t n, unsigned long long key, unsigned l
 	atomicAdd(out, h);
 }
 
+/* the buffers one fingerprint hashes, at most: a batch's */
+#define FP_MAX	(KS_JUDGE_MAX_BATCH * KS_JUDGE_MAX_ARGS)
+
 /* the keyed hash of n buffers of device memory, each with a key of its own, in one wait */
 uint64_t
 ks_gpu_fingerprint(const void *const *devs, const size_t *lens, int n, uint64_t key)
 {
-	static unsigned long long *sum;
-	unsigned long long h[KS_JUDGE_MAX_ARGS], all = 0;
+	static unsigned long long *sum, h[FP_MAX];
+	unsigned long long all = 0;
 	int i;
 
-	if (n > KS_JUDGE_MAX_ARGS)
-		n = KS_JUDGE_MAX_ARGS;
-	if (!sum && (sum = (unsigned long long *)ks_gpu_malloc(KS_JUDGE_MAX_ARGS * sizeof *sum,
-	    "fingerprint")) == NULL)
+	if (n > FP_MAX)
+		n = FP_MAX;
+	if (!sum && (sum = (unsigned long long *)ks_gpu_malloc(FP_MAX * sizeof *sum, "fingerprint")) == NULL)
 		ks_gpu_check(hipErrorMemoryAllocation, "fingerprint");
 	ks_gpu_fill(sum, 0, n * sizeof *sum, "fingerprint");
 	for (i = 0; i < n; i++)

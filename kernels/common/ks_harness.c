@@ -41,9 +41,22 @@
 #define FRESH_STREAM	0x66726573ULL	/* "fres": the seed stream of fresh inputs */
 #define CALL_STREAM	0x63616c6c00000000ULL	/* "call": the inputs of timed call n */
 #define SPOT_STREAM	0x73706f74ULL	/* "spot": which timed calls are checked */
+#define BATCH_STREAM	0x62617463ULL	/* "batc": the seeds of a batch's states */
 #define SPOT_ONE_IN	4		/* a timed call is checked with chance 1/4 */
 #define WALL_CAPS	4		/* a shape's timing, checks and draws included, in time caps */
 #define TARGET_RSE	0.005	/* stop once stderr/mean is under this */
+/*
+ * A GPU's timed sample is a batch: calls back to back in one exchange of
+ * the judge's, each on a state (inputs, output) of its own, for at least
+ * BATCH_S by the judge's own bound, within BATCH_BYTES of shared memory.
+ * One exchange's cost and jitter (hundreds of microseconds on the H200)
+ * are then a small share of a sample, and so is the margin the worker's
+ * times are held to (kernels/common/ks_judge.h).
+ */
+#define BATCH_S		10e-3
+#define BATCH_BYTES	((size_t)1 << 30)
+#define BATCH_GROW	1.25	/* a batch grows when this many times its calls would fit */
+#define SPOT_PER_BATCH	2	/* a batch's checks, about: each call's chance min(1/SPOT_ONE_IN, this/calls) */
 #define SEED_MASK	((UINT64_C(1) << 53) - 1)
 
 /*
@@ -93,6 +106,7 @@ struct opts {
 	int measure_peak;	/* --measure-peak */
 	int profile;		/* --profile */
 	int salt_given;		/* --salt: timed calls' inputs derived from it, to repeat a run */
+	int batch;		/* --batch: calls per timed sample; -1 (auto): chosen; 0: auto on a GPU, else 1 */
 	const char *worker;	/* --worker: a judge's worker program */
 	const char *versus;	/* --versus: the base's worker, timed side by side */
 	struct shape *tests, *benches;
@@ -109,7 +123,8 @@ struct bench_rec {
 	const struct shape *shape;
 	double mean, median, min, max, sem;	/* seconds */
 	double median_sem;			/* the median's standard error */
-	long runs;
+	long runs;		/* timed calls: samples times batch */
+	int batch;		/* calls per timed sample */
 	int converged;		/* the stop rule was met, not the time cap */
 	double wall;		/* the shape's whole time: set-up, checks, warm-up, calls (s) */
 	long checks;		/* the checks of the candidate's output on this shape */
@@ -188,16 +203,11 @@ ks_now(void)
 }
 
 /*
- * One call of the candidate on st, through the judge's worker, timed by
- * the judge.  0; -1 when the judge refused the call (refused says why).
+ * One call of the candidate on st, through the judge's worker, untimed:
+ * the judge holds it to every rule but the time's.  0; -1 when the judge
+ * refused the call (refused says why).  Timed calls go in batches
+ * (one_timed_sample).
  */
-static int
-timed_call(const int *dims, void *st, double *dt)
-{
-	return ks_judge_call(dims, st, dt, refused, sizeof refused);
-}
-
-/* the same, untimed: the judge holds it to every rule but the time's */
 static int
 call_once(const int *dims, void *st)
 {
@@ -299,7 +309,7 @@ usage(FILE *fp)
 	int i;
 
 	fprintf(fp, "usage: runner [--seed S] [--salt S] [--rtol R] [--atol A] "
-	    "[--time-cap SECONDS] [--min-runs N]\n"
+	    "[--time-cap SECONDS] [--min-runs N] [--batch N]\n"
 	    "              [--json-fd FD] [--measure-peak] [--profile] [--worker PATH]\n"
 	    "              [--versus PATH]\n"
 	    "              --test SHAPE ... "
@@ -322,13 +332,15 @@ usage(FILE *fp)
 	    "  inputs are derived from it too (else drawn fresh for each call)\n"
 	    "--worker: a judge runner's worker program (default: ./worker beside the runner)\n"
 	    "--versus: the worker of the candidate's base, timed side by side with it (a judge runner's)\n"
+	    "--batch: calls per timed sample, each on inputs of its own: 1 to %d, or auto (about 10 ms of\n"
+	    "  calls by the judge's bound, within 1 GiB of their memory); default auto on a GPU, 1 on the CPU\n"
 	    "tests are checked; bench shapes are checked and timed; one "
 	    "JSON verdict goes to FD\n"
 	    "--measure-peak: first measure the machine's FP32 FMA peak "
 	    "(CPU runners), reported as \"peak\"\n"
 	    "--profile: no check and no verdict: one call on the first bench "
 	    "shape inside the profiler's range (GPU runners, under ncu "
-	    "--profile-from-start off)\n");
+	    "--profile-from-start off)\n", KS_JUDGE_MAX_BATCH);
 }
 
 /* a decimal integer without sign or spaces, all of s */
@@ -535,6 +547,7 @@ parse_args(struct opts *o, int argc, char **argv)
 	o->measure_peak = 0;
 	o->profile = 0;
 	o->salt_given = 0;
+	o->batch = 0;
 	o->worker = NULL;
 	o->versus = NULL;
 	/* room for the shapes of the command line or of the defaults */
@@ -596,6 +609,8 @@ parse_args(struct opts *o, int argc, char **argv)
 			o->time_cap = parse_double(arg, val, 0, 1);
 		else if (!strcmp(arg, "--min-runs"))
 			o->min_runs = parse_long(arg, val, 1, MAX_RUNS);
+		else if (!strcmp(arg, "--batch"))
+			o->batch = !strcmp(val, "auto") ? -1 : (int)parse_long(arg, val, 1, KS_JUDGE_MAX_BATCH);
 		else if (!strcmp(arg, "--json-fd"))
 			o->json_fd = (int)parse_long(arg, val, 0, INT_MAX);
 		else
@@ -818,18 +833,18 @@ bench_check(const struct opts *o, void *st, struct ks_check *c)
 }
 
 /*
- * Whether the call that just returned is checked: chance 1 in SPOT_ONE_IN,
- * drawn from the kernel's entropy now (the harness's own generator, which
- * sits in memory the candidate can read, only where getrandom fails).
+ * Whether a call that just returned is checked: with this chance, drawn
+ * from the kernel's entropy now (the harness's own generator only where
+ * getrandom fails).
  */
 static int
-spot_check_drawn(struct opts *o)
+spot_check_drawn(struct opts *o, double chance)
 {
 	uint64_t v;
 
 	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) != (ssize_t)sizeof(v))
 		v = ks_rand_next(&o->rng);
-	return v % SPOT_ONE_IN == 0;
+	return (double)(v >> 11) * 0x1p-53 < chance;
 }
 
 /* no side-by-side from here on: the base's worker is ended, and every shape goes without */
@@ -849,25 +864,118 @@ versus_lost(const char *what, const struct shape *sh, const char *why)
 }
 
 /*
- * One timed call of worker k (0: the candidate, 1: its base) on fresh
- * inputs, then checked if drawn.  0 with the time in *dt; -1 when the
- * candidate's call was refused (*refusal) or its output failed (spot,
- * *spot_run); 1 when the base's call was refused or failed, which ends
- * the side-by-side, not the bench.
+ * A shape's batch: the states its timed calls run on, one call each per
+ * sample.  st[0] is the shape's own; the others are set up as the batch
+ * grows, each with buffers of its own.
+ */
+struct batch {
+	void *st[KS_JUDGE_MAX_BATCH];
+	int n;			/* states, and calls per sample */
+	int fixed;		/* --batch, or no batch to have: never grown */
+	size_t state_bytes;	/* the shared memory of one state */
+	double call_s;		/* the judge's least bound on one call so far */
+};
+
+/* a bound on one call from the judge's last exchange (of calls calls): the least one seen is kept */
+static void
+note_call_bound(struct batch *b, int calls)
+{
+	double t = ks_judge_last_bound() / calls;
+
+	if (b->call_s <= 0 || t < b->call_s)
+		b->call_s = t;
+}
+
+/* the calls a sample of this shape wants: BATCH_S by the least bound on one call, within memory */
+static int
+batch_wanted(const struct batch *b)
+{
+	size_t room = b->state_bytes ? BATCH_BYTES / b->state_bytes : KS_JUDGE_MAX_BATCH;
+	double want = b->call_s > 0 ? ceil(BATCH_S / b->call_s) : KS_JUDGE_MAX_BATCH;
+
+	if (room < 1)
+		room = 1;
+	if (room > KS_JUDGE_MAX_BATCH)
+		room = KS_JUDGE_MAX_BATCH;
+	return want < (double)room ? (int)want : (int)room;
+}
+
+/*
+ * The batch grown to want states (fewer when the device has no room for
+ * more: a setup that fails stops it), and its new states' first calls
+ * made untimed by every worker (new memory's first use is no call's
+ * time).  0; -1 when a call of the candidate's was refused.
  */
 static int
-one_timed_call(struct opts *o, const struct shape *sh, void *st, int k, long index, double *t0, double *dt,
-    struct ks_check *spot, int *refusal)
+batch_grow(const struct shape *sh, struct batch *b, int want)
 {
-	double aside = ks_now();
+	int was = b->n;
+
+	while (b->n < want) {
+		void *st = P->setup(sh->dims, ks_seed_derive(sh->seed, BATCH_STREAM + (uint64_t)b->n) & SEED_MASK);
+
+		if (!st)
+			break;
+		b->st[b->n++] = st;
+	}
+	/* no room for more: the batch stays as it is from now on */
+	if (b->n < want)
+		b->fixed = 1;
+	if (b->n == was)
+		return 0;
+	if (V.on) {
+		ks_judge_use(1);
+		if (ks_judge_call_batch(sh->dims, b->st, b->n, NULL, refused, sizeof refused) < 0)
+			versus_lost("the base's call on bench shape ", sh, refused);
+		ks_judge_use(0);
+	}
+	if (ks_judge_call_batch(sh->dims, b->st, b->n, NULL, refused, sizeof refused) < 0)
+		return -1;
+	note_call_bound(b, b->n);
+	return 0;
+}
+
+/* the batch's calls for the first samples: --batch's, or from the warm-up's bound on one call */
+static int
+batch_start(const struct opts *o, const struct shape *sh, struct batch *b)
+{
+	/* without new_inputs every call sees the same inputs: nothing to batch them on */
+	int chosen = (o->batch < 0 || (o->batch == 0 && ks_judge_on_device())) && P->new_inputs;
+
+	b->fixed = !chosen;
+	return batch_grow(sh, b, chosen ? batch_wanted(b) : o->batch > 0 ? o->batch : 1);
+}
+
+static void
+batch_free(struct batch *b)
+{
+	for (int i = 0; i < b->n; i++)
+		P->teardown(b->st[i]);
+	b->n = 0;
+}
+
+/*
+ * One timed sample of worker k (0: the candidate, 1: its base): a batch
+ * of calls, each on fresh inputs, then each checked if drawn.  0 with the
+ * time of one call (the batch's over its calls) in *dt; -1 when the
+ * candidate's batch was refused (*refusal) or an output failed (spot,
+ * *spot_run, the timed call's number); 1 when the base's was refused or
+ * failed, which ends the side-by-side, not the bench.
+ */
+static int
+one_timed_sample(struct opts *o, const struct shape *sh, struct batch *b, int k, long index, double *t0,
+    double *dt, struct ks_check *spot, long *spot_run, int *refusal)
+{
+	double aside = ks_now(), batch_s, chance = 1.0 / SPOT_ONE_IN;
 
 	if (V.on)
 		ks_judge_use(k);
 	if (P->new_inputs)
-		P->new_inputs(st, call_seed(o, sh, index));
+		for (int i = 0; i < b->n; i++)
+			P->new_inputs(b->st[i], call_seed(o, sh, index * KS_JUDGE_MAX_BATCH + i));
 	*t0 += ks_now() - aside;
 	aside = ks_now();
-	if (timed_call(sh->dims, st, dt) < 0) {
+	if (ks_judge_call_batch(sh->dims, b->st, b->n, &batch_s, refused, sizeof refused) < 0) {
 		if (k) {
 			versus_lost("the base's call on bench shape ", sh, refused);
 			return 1;
@@ -875,18 +983,27 @@ one_timed_call(struct opts *o, const struct shape *sh, void *st, int k, long ind
 		*refusal = 1;
 		return -1;
 	}
-	/* the judge's exchange around the call (its quiet period, fingerprints) is no call's time either */
-	*t0 += ks_now() - aside - *dt;
-	if (spot_check_drawn(o)) {
+	/* the judge's exchange around the calls (its quiet period, fingerprints) is no call's time either */
+	*t0 += ks_now() - aside - batch_s;
+	*dt = batch_s / b->n;
+	if (!k)
+		note_call_bound(b, b->n);
+	if (SPOT_PER_BATCH < chance * b->n)
+		chance = (double)SPOT_PER_BATCH / b->n;
+	for (int i = 0; i < b->n; i++) {
+		if (!spot_check_drawn(o, chance))
+			continue;
 		aside = ks_now();
-		bench_check(o, st, spot);
+		bench_check(o, b->st[i], spot);
 		*t0 += ks_now() - aside;
 		if (!spot->ok && k) {
 			versus_lost("the base's output on bench shape ", sh, "wrong on a timed call checked");
 			return 1;
 		}
-		if (!spot->ok)
+		if (!spot->ok) {
+			*spot_run = i + 1;
 			return -1;
+		}
 	}
 	return 0;
 }
@@ -917,26 +1034,32 @@ base_first(struct opts *o)
 }
 
 /*
- * Times calls one by one until the mean is known to 0.5% or the time
- * cap is spent, and at least min_runs calls either way.  The cap counts
- * the calls, not the drawing of their inputs nor the spot checks: a GPU
- * check computes a reference, and on the H200 one took the whole of a
- * 0.2 s cap, leaving one timed call where min_runs asked for three.
- * WALL_CAPS caps bound the whole, so that a fast kernel whose times never
- * settle cannot spend thousands of checks on one shape.
+ * Times samples (batches of calls, one_timed_sample) until the mean is
+ * known to 0.5% or the time cap is spent, and at least min_runs samples
+ * either way.  The cap counts the calls, not the drawing of their inputs
+ * nor the spot checks: a GPU check computes a reference, and on the H200
+ * one took the whole of a 0.2 s cap, leaving one timed call where
+ * min_runs asked for three.  WALL_CAPS caps bound the whole, so that a
+ * fast kernel whose times never settle cannot spend thousands of checks
+ * on one shape.
  *
- * Side by side, each round is one call of the candidate and one of its
+ * A batch that turns out too short (its calls faster than the warm-up's
+ * bound said) grows, and the samples start again: every sample that
+ * counts is of one batch, sized by the judge's own bound on a call, so a
+ * kernel slow only while warming up gains nothing by it.
+ *
+ * Side by side, each round is one sample of the candidate and one of its
  * base, in an order drawn per round; the cap counts both, and the stop
  * rule asks the ratio of the two to be known to 0.5% too.  The base's
  * times go to rec's vs_base, the candidate's of the same rounds to
  * vs_cand.  Returns the number of the candidate's samples left in *tp.
  */
 static long
-time_runs(struct opts *o, const struct shape *sh, void *st, double **tp, struct bench_rec *rec,
+time_runs(struct opts *o, const struct shape *sh, struct batch *b, double **tp, struct bench_rec *rec,
     struct ks_check *spot, long *spot_run, int *refusal)
 {
 	double *t = NULL, dt, bt, t0, wall0, mean = 0, m2 = 0, lmean = 0, lm2 = 0, d;
-	long n = 0, cap = 0, vcap = 0, vn = 0;
+	long n = 0, cap = 0, vcap = 0, vn = 0, index = 0, in_batch;
 	int side = V.on;
 
 	*spot_run = 0;
@@ -948,7 +1071,7 @@ time_runs(struct opts *o, const struct shape *sh, void *st, double **tp, struct 
 		/*
 		 * With the problem's new_inputs, every call gets inputs of its
 		 * own, so a result kept from inputs seen before is worth
-		 * nothing.  A call picked at random after it returned is
+		 * nothing.  Calls picked at random after they returned are
 		 * checked, outside the timed region: a kernel that skips its
 		 * work on some calls is caught, and since the pick comes from
 		 * the operating system's entropy after the call, no kernel can
@@ -956,16 +1079,29 @@ time_runs(struct opts *o, const struct shape *sh, void *st, double **tp, struct 
 		 */
 		int first = side && V.on ? base_first(o) : 0;
 
-		if (first && one_timed_call(o, sh, st, 1, 2 * n + 1, &t0, &bt, spot, refusal) > 0)
+		in_batch = 0;
+		if (first && one_timed_sample(o, sh, b, 1, index++, &t0, &bt, spot, &in_batch, refusal) > 0)
 			side = 0;
-		if (one_timed_call(o, sh, st, 0, 2 * n, &t0, &dt, spot, refusal) < 0) {
-			*spot_run = *refusal ? 0 : n + 1;
+		if (one_timed_sample(o, sh, b, 0, index++, &t0, &dt, spot, &in_batch, refusal) < 0) {
+			*spot_run = *refusal ? 0 : n * b->n + in_batch;
 			*tp = t;
 			return n;
 		}
-		if (side && !first && one_timed_call(o, sh, st, 1, 2 * n + 1, &t0, &bt, spot, refusal) > 0)
+		if (side && !first && one_timed_sample(o, sh, b, 1, index++, &t0, &bt, spot, &in_batch, refusal) > 0)
 			side = 0;
 		rec->last_base = side && !first;
+		if (!b->fixed && batch_wanted(b) > BATCH_GROW * b->n) {
+			if (batch_grow(sh, b, batch_wanted(b)) < 0) {
+				*refusal = 1;
+				*tp = t;
+				return n;
+			}
+			/* samples of one batch only: the shorter ones go */
+			n = vn = 0;
+			mean = m2 = lmean = lm2 = 0;
+			side = V.on;
+			continue;
+		}
 		grow(&t, n, &cap);
 		t[n++] = dt;
 		/* Welford's update keeps the stop test cheap per call */
@@ -1032,14 +1168,17 @@ fresh_check(const struct opts *o, const struct shape *sh, void *st, struct ks_ch
  * would count for nothing), for WARMUP_S and at least WARMUP_CALLS.
  */
 static int
-warm_up(const struct shape *sh, void *st)
+warm_up(const struct shape *sh, void *st, struct batch *b)
 {
 	double t0 = ks_now();
 	long calls;
 
-	for (calls = 0; calls < WARMUP_CALLS || ks_now() - t0 < WARMUP_S; calls++)
+	for (calls = 0; calls < WARMUP_CALLS || ks_now() - t0 < WARMUP_S; calls++) {
 		if (call_once(sh->dims, st) < 0)
 			return -1;
+		if (b)
+			note_call_bound(b, 1);
+	}
 	return 0;
 }
 
@@ -1055,7 +1194,7 @@ prepare_base(const struct opts *o, const struct shape *sh, void *st)
 	struct ks_check c;
 
 	ks_judge_use(1);
-	if (call_once(sh->dims, st) < 0 || warm_up(sh, st) < 0) {
+	if (call_once(sh->dims, st) < 0 || warm_up(sh, st, NULL) < 0) {
 		versus_lost("the base's call on bench shape ", sh, refused);
 		return;
 	}
@@ -1068,16 +1207,26 @@ prepare_base(const struct opts *o, const struct shape *sh, void *st)
 	ks_judge_use(0);
 }
 
+/* the end of a bench shape that ends here: its states gone, the samples freed; 0 (the shape failed) */
+static int
+bench_end(struct batch *b, double *t)
+{
+	batch_free(b);
+	free(t);
+	return 0;
+}
+
 static int
 do_bench(struct opts *o, const struct shape *sh, struct report *r)
 {
 	struct ks_check c;
 	struct bench_rec *rec;
+	struct batch b;
 	char what[300];
-	double *t, wall0;
+	double *t = NULL, wall0;
 	long n, spot_run;
 	int len, fresh = 0, refusal;
-	void *st;
+	size_t shared0;
 
 	len = snprintf(what, sizeof(what), "bench shape ");
 	len += format_shape(what + len, sizeof(what) - len, sh);
@@ -1085,43 +1234,46 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 	wall0 = ks_now();
 	shape_checks.n = 0;
 	shape_checks.s = 0;
-	st = setup_shape(sh);
-	if (call_once(sh->dims, st) < 0) {
-		P->teardown(st);
+	memset(&b, 0, sizeof b);
+	shared0 = ks_judge_shared_bytes();
+	b.st[b.n++] = setup_shape(sh);
+	b.state_bytes = ks_judge_shared_bytes() - shared0;
+	if (call_once(sh->dims, b.st[0]) < 0) {
+		bench_end(&b, t);
 		return refuse(r, "bench shape ", sh);
 	}
-	bench_check(o, st, &c);
+	bench_check(o, b.st[0], &c);
 	if (!c.ok) {
 		describe_failure(r, what, sh, &c, o->rtol, o->atol);
-		P->teardown(st);
-		return 0;
+		return bench_end(&b, t);
 	}
 
-	if (warm_up(sh, st) < 0) {
-		P->teardown(st);
+	if (warm_up(sh, b.st[0], &b) < 0) {
+		bench_end(&b, t);
 		return refuse(r, "bench shape ", sh);
 	}
 	/* the judge's floor, where these calls are timed */
 	ks_judge_refloor();
 	if (V.on)
-		prepare_base(o, sh, st);
+		prepare_base(o, sh, b.st[0]);
+	if (batch_start(o, sh, &b) < 0) {
+		bench_end(&b, t);
+		return refuse(r, "bench shape ", sh);
+	}
 	rec = &r->benches[r->nbenches];
 	memset(rec, 0, sizeof *rec);
-	n = time_runs(o, sh, st, &t, rec, &c, &spot_run, &refusal);
+	n = time_runs(o, sh, &b, &t, rec, &c, &spot_run, &refusal);
 	if (V.on)
 		ks_judge_use(0);
 	if (refusal) {
-		P->teardown(st);
-		free(t);
+		bench_end(&b, t);
 		return refuse(r, "bench shape ", sh);
 	}
 	if (spot_run) {
 		snprintf(what + len, sizeof(what) - len, " on timed run %ld",
 		    spot_run);
 		describe_failure(r, what, sh, &c, o->rtol, o->atol);
-		P->teardown(st);
-		free(t);
-		return 0;
+		return bench_end(&b, t);
 	}
 
 	/*
@@ -1131,32 +1283,31 @@ do_bench(struct opts *o, const struct shape *sh, struct report *r)
 	 */
 	c.ok = 1;
 	if (!rec->last_base)
-		bench_check(o, st, &c);
+		bench_check(o, b.st[b.n - 1], &c);
 	if (c.ok) {
 		fresh = 1;
-		if (fresh_check(o, sh, st, &c) < 0) {
-			P->teardown(st);
-			free(t);
+		if (fresh_check(o, sh, b.st[0], &c) < 0) {
+			bench_end(&b, t);
 			return refuse(r, "bench shape ", sh);
 		}
 	}
-	P->teardown(st);
 	if (!c.ok) {
 		snprintf(what + len, sizeof(what) - len,
-		    " after %ld timed runs%s", n, fresh ? ", on fresh inputs" : "");
+		    " after %ld timed runs%s", n * b.n, fresh ? ", on fresh inputs" : "");
 		describe_failure(r, what, sh, &c, o->rtol, o->atol);
-		free(t);
-		return 0;
+		return bench_end(&b, t);
 	}
 	rec->shape = sh;
 	rec->wall = ks_now() - wall0;
 	summarize(rec, t, n);
+	rec->runs = n * b.n;
+	rec->batch = b.n;
 	rec->checks = shape_checks.n;
 	rec->checks_wall = shape_checks.s;
 	rec->vs.cand = rec->vs_cand;
 	rec->vs.base = rec->vs_base;
 	r->nbenches++;
-	free(t);
+	bench_end(&b, t);
 	return 1;
 }
 
@@ -1262,8 +1413,8 @@ json_report(FILE *fp, const struct report *r)
 		json_num(fp, b->sem * 1e6);
 		fputs(", \"median_stderr_us\": ", fp);
 		json_num(fp, b->median_sem * 1e6);
-		fprintf(fp, ", \"runs\": %ld, \"converged\": %s, \"wall_s\": ", b->runs,
-		    b->converged ? "true" : "false");
+		fprintf(fp, ", \"runs\": %ld, \"batch\": %d, \"converged\": %s, \"wall_s\": ", b->runs,
+		    b->batch, b->converged ? "true" : "false");
 		json_num(fp, b->wall);
 		fprintf(fp, ", \"checks\": %ld, \"checks_s\": ", b->checks);
 		json_num(fp, b->checks_wall);
@@ -1409,7 +1560,7 @@ profile_one(const struct opts *o)
 	ks_judge_start_unconfined(worker_path(o));
 	st = setup_shape(&o->benches[0]);
 	/* warmed up as a bench is: a profile of one call on a GPU still at idle clocks is no bench's call */
-	(void)warm_up(&o->benches[0], st);
+	(void)warm_up(&o->benches[0], st, NULL);
 	/* the worker opens the range around the call alone */
 	ks_judge_profile_call(o->benches[0].dims, st);
 	ks_judge_finish();

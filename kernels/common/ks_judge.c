@@ -36,7 +36,8 @@
 
 #include "ks_judge.h"
 
-#define MAX_SHARED	64		/* live shared buffers */
+#define MAX_SHARED	KS_JUDGE_MAX_BUFFERS	/* live shared buffers */
+#define MAX_CALL_BUFS	(KS_JUDGE_MAX_BATCH * KS_JUDGE_MAX_ARGS)	/* the buffers of one exchange */
 #define FLOOR_WARMUP_S	0.05		/* empty calls for this long before the floor is measured */
 #define FLOOR_CALLS	401		/* empty calls measured */
 #define REFLOOR_CALLS	31		/* empty calls of a shape's own measure of the floor */
@@ -124,10 +125,11 @@ struct worker {
 	int profiling;		/* the next call is the profiled one */
 	int spin;		/* waits for the worker's reply spinning, not sleeping */
 	/* what the judge's own fingerprint of a call's buffers costs, measured with the worker stopped */
-	uint32_t fp_ids[KS_JUDGE_MAX_ARGS];	/* the buffers it was measured for */
+	uint32_t fp_ids[MAX_CALL_BUFS];	/* the buffers it was measured for */
 	int fp_n;
 	double fp_s;		/* the fingerprint's own cost, for these buffers */
 	double last_fp_s;	/* the last call's fingerprint, as timed after it */
+	double last_dt;		/* the last exchange's interval, the judge's */
 	size_t logged, dropped;	/* bytes of the worker's output copied, and not */
 };
 
@@ -429,20 +431,22 @@ worker_continue(void)
 
 /* ---- the channel ---- */
 
+/* m, with a CALL's args after it in the same datagram (NULL: none), and fd attached (-1: none) */
 static int
-send_msg(const struct ks_msg *m, int fd)
+send_msg(const struct ks_msg *m, const struct ks_msg_arg *args, int fd)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
 	} u;
-	struct iovec iov = { (void *)m, sizeof *m };
+	size_t extra = args ? ks_msg_args_bytes(m) : 0;
+	struct iovec iov[2] = { { (void *)m, sizeof *m }, { (void *)args, extra } };
 	struct msghdr h;
 	ssize_t w;
 
 	memset(&h, 0, sizeof h);
-	h.msg_iov = &iov;
-	h.msg_iovlen = 1;
+	h.msg_iov = iov;
+	h.msg_iovlen = extra ? 2 : 1;
 	if (fd >= 0) {
 		struct cmsghdr *c;
 
@@ -458,7 +462,7 @@ send_msg(const struct ks_msg *m, int fd)
 	do
 		w = sendmsg(W->chan, &h, MSG_NOSIGNAL);
 	while (w < 0 && errno == EINTR);
-	return w == (ssize_t)sizeof *m ? 0 : -1;
+	return w == (ssize_t)(sizeof *m + extra) ? 0 : -1;
 }
 
 /* the worker's end of the channel closed: it is dying, or it closed it itself */
@@ -606,7 +610,7 @@ sync_buffers(char *why, size_t n)
 		m.device = (uint32_t)shared[i].device;
 		if (m.device)
 			memcpy(m.handle, shared[i].handle, sizeof m.handle);
-		if (send_msg(&m, shared[i].freed ? -1 : shared[i].fd) < 0)
+		if (send_msg(&m, NULL, shared[i].freed ? -1 : shared[i].fd) < 0)
 			channel_closed();
 		if (expect(KS_MSG_MAPPED, 0, why, n) < 0)
 			return -1;
@@ -637,8 +641,8 @@ static uint64_t
 fingerprint(const int *bufs, int nbufs)
 {
 	uint64_t h[4] = { J.key, ~J.key, J.key ^ 1, J.key ^ 2 };
-	const void *devs[KS_JUDGE_MAX_ARGS];
-	size_t lens[KS_JUDGE_MAX_ARGS];
+	static const void *devs[MAX_CALL_BUFS];
+	static size_t lens[MAX_CALL_BUFS];
 	int ndev = 0;
 
 	/* device memory: the judge's kernels hash it, all buffers in one wait */
@@ -711,8 +715,8 @@ ks_judge_on_device(void)
  * events; 0 on the CPU).  -1 with why when the reply is not the one due.
  */
 static int
-timed_exchange(struct ks_msg *m, const int *bufs, int nbufs, uint64_t *print, double *dt, double *worker_s,
-    char *why, size_t n)
+timed_exchange(struct ks_msg *m, const struct ks_msg_arg *args, const int *bufs, int nbufs, uint64_t *print,
+    double *dt, double *worker_s, char *why, size_t n)
 {
 	struct ks_msg r;
 	double t0;
@@ -722,7 +726,7 @@ timed_exchange(struct ks_msg *m, const int *bufs, int nbufs, uint64_t *print, do
 		ks_gpu_judge_before_call();
 	t0 = now();
 	worker_continue();
-	if (send_msg(m, -1) < 0)
+	if (send_msg(m, args, -1) < 0)
 		channel_closed();
 	W->spin = on_device() && !J.pinned;
 	if (recv_msg(&r, why, n) < 0) {
@@ -771,6 +775,7 @@ timed_exchange(struct ks_msg *m, const int *bufs, int nbufs, uint64_t *print, do
 		*print = nbufs ? fingerprint(bufs, nbufs) : 0;
 	}
 	*worker_s = r.seconds;
+	W->last_dt = *dt;
 	return channel_quiet(why, n);
 }
 
@@ -936,46 +941,77 @@ ks_judge_times_stand(char *why, size_t n)
 	return on_device() && !W->unconfined ? shortfall_within(why, n) : 0;
 }
 
+/*
+ * The pointer arguments of one call on each state, into the CALL's args
+ * and the call's buffers, each once, into bufs; the number of buffers.
+ */
 static int
-judge_call(const int *dims, void *state, double *seconds, char *why, size_t n)
+call_args(struct ks_msg *m, struct ks_msg_arg *args, void *const *states, int nstates, int *bufs)
 {
-	double floor;
+	static unsigned stamp[MAX_SHARED], now_stamp;
 	void *ptrs[KS_JUDGE_MAX_ARGS];
-	int bufs[KS_JUDGE_MAX_ARGS], nbufs = 0, nargs, i, b, k;
+	int nbufs = 0, nargs = 0;
+
+	if (!ks_problem.args)
+		die("problem '%s' gives no args() for its judge", ks_problem.name);
+	/* a buffer is in bufs once: its slot stamped with this exchange's number */
+	if (++now_stamp == 0) {
+		memset(stamp, 0, sizeof stamp);
+		now_stamp = 1;
+	}
+	for (int c = 0; c < nstates; c++) {
+		int got = ks_problem.args(states[c], ptrs, KS_JUDGE_MAX_ARGS);
+
+		if (got < 0 || got > KS_JUDGE_MAX_ARGS || (c > 0 && got != nargs))
+			die("problem '%s': args() gave %d arguments", ks_problem.name, got);
+		nargs = got;
+		for (int i = 0; i < nargs; i++) {
+			struct ks_msg_arg *a = &args[c * nargs + i];
+			int b = shared_holding(ptrs[i]);
+
+			if (b < 0)
+				die("problem '%s': argument %d is not in shared memory (a bug of its harness)",
+				    ks_problem.name, i);
+			a->id = shared[b].id;
+			a->off = (uint64_t)((char *)ptrs[i] - (char *)shared[b].p);
+			if (stamp[b] != now_stamp) {
+				stamp[b] = now_stamp;
+				bufs[nbufs++] = b;
+			}
+		}
+	}
+	m->nargs = (uint32_t)nargs;
+	m->ncalls = (uint32_t)nstates;
+	return nbufs;
+}
+
+static int
+judge_call(const int *dims, void *const *states, int nstates, double *seconds, char *why, size_t n)
+{
+	static struct ks_msg_arg args[KS_JUDGE_MAX_BATCH * KS_JUDGE_MAX_ARGS];
+	static int bufs[MAX_CALL_BUFS];
+	double floor;
+	int nbufs, i;
 	struct ks_msg m;
 	uint64_t before, after;
 	double dt, worker_s;
 
 	if (W->pid <= 0)
 		die("a call after the kernel's process was ended (a bug of the runner)");
-	if (!ks_problem.args)
-		die("problem '%s' gives no args() for its judge", ks_problem.name);
-	nargs = ks_problem.args(state, ptrs, KS_JUDGE_MAX_ARGS);
-	if (nargs < 0 || nargs > KS_JUDGE_MAX_ARGS)
-		die("problem '%s': args() gave %d arguments", ks_problem.name, nargs);
+	if (nstates < 1 || nstates > KS_JUDGE_MAX_BATCH)
+		die("a batch of %d calls (a bug of the runner)", nstates);
 	if (sync_buffers(why, n) < 0)
 		return refused();
 	memset(&m, 0, sizeof m);
 	m.type = KS_MSG_CALL;
 	m.profile = (uint32_t)W->profiling;
-	m.nargs = (uint32_t)nargs;
 	for (i = 0; i < ks_problem.ndims; i++)
 		m.dims[i] = dims[i];
-	for (i = 0; i < nargs; i++) {
-		if ((b = shared_holding(ptrs[i])) < 0)
-			die("problem '%s': argument %d is not in shared memory (a bug of its harness)",
-			    ks_problem.name, i);
-		m.args[i].id = shared[b].id;
-		m.args[i].off = (uint64_t)((char *)ptrs[i] - (char *)shared[b].p);
-		for (k = 0; k < nbufs && bufs[k] != b; k++)
-			;
-		if (k == nbufs)
-			bufs[nbufs++] = b;
-	}
+	nbufs = call_args(&m, args, states, nstates, bufs);
 	if (on_device())
 		measure_fingerprint(bufs, nbufs);
 	/* what the kernel left when it said it was done, and again after it ran with no call */
-	if (timed_exchange(&m, bufs, nbufs, &before, &dt, &worker_s, why, n) < 0)
+	if (timed_exchange(&m, args, bufs, nbufs, &before, &dt, &worker_s, why, n) < 0)
 		return refused();
 	quiet_period(dt);
 	after = fingerprint(bufs, nbufs);
@@ -1001,13 +1037,38 @@ judge_call(const int *dims, void *state, double *seconds, char *why, size_t n)
 }
 
 int
-ks_judge_call(const int *dims, void *state, double *seconds, char *why, size_t n)
+ks_judge_call_batch(const int *dims, void *const *states, int nstates, double *seconds, char *why, size_t n)
 {
 	if (is_base() && setjmp(base_lost)) {
 		snprintf(why, n, "%s", base_why);
 		return -1;
 	}
-	return judge_call(dims, state, seconds, why, n);
+	return judge_call(dims, states, nstates, seconds, why, n);
+}
+
+int
+ks_judge_call(const int *dims, void *state, double *seconds, char *why, size_t n)
+{
+	return ks_judge_call_batch(dims, &state, 1, seconds, why, n);
+}
+
+double
+ks_judge_last_bound(void)
+{
+	double b = W->last_dt - (on_device() ? W->gap_s : W->floor_s);
+
+	return b > 0 ? b : 0;
+}
+
+size_t
+ks_judge_shared_bytes(void)
+{
+	size_t bytes = 0;
+
+	for (int i = 0; i < MAX_SHARED; i++)
+		if (shared[i].used && !shared[i].freed)
+			bytes += shared[i].len;
+	return bytes;
 }
 
 /* ---- start and end ---- */
@@ -1029,7 +1090,7 @@ empty_calls(double *t, double *w, double *gap, int n, double *spread)
 	for (int i = 0; i < n; i++) {
 		uint64_t none;
 
-		if (timed_exchange(&m, NULL, 0, &none, &t[i], &ws, why, sizeof why) < 0)
+		if (timed_exchange(&m, NULL, NULL, 0, &none, &t[i], &ws, why, sizeof why) < 0)
 			die("the kernel's process broke the judge's protocol on an empty call: %s", why);
 		if (w) {
 			w[i] = ws;
@@ -1255,15 +1316,17 @@ ks_judge_timer_text(void)
 	W = &workers[0];
 	if (on_device()) {
 		snprintf(J.text, sizeof J.text,
-		    "%s; the kernel runs in a process of its own, which times each call with its events "
-		    "(a pad kernel, the start event, the call, the end event), %.2f us (an empty call's, "
-		    "measured before the kernel ran) subtracted; the judge, in a process the kernel never runs "
-		    "in, times the same call from waking that process to its own kernel done after it, and "
-		    "takes the kernel's times only while their median falls short of its interval less %.1f us "
-		    "(an empty call's exchange) by at most %.1f us and %.0f%% of the call (%ld of %ld calls, "
-		    "short by %d times that, were raised to it); time_us = median of the timed runs after "
-		    "warm-up, repeated until the standard error of the mean is under 0.5%% of the mean or the "
-		    "time cap", ks_gpu_judge_device_text(), W->events_floor_s * 1e6, W->gap_s * 1e6,
+		    "%s; calls are timed in batches (each result's batch: calls back to back in one exchange, "
+		    "each on inputs of its own, for about 10 ms where memory allows); the kernel runs in a "
+		    "process of its own, which times each batch with its events (a pad kernel, the start event, "
+		    "the calls, the end event), %.2f us (an empty call's, measured before the kernel ran) "
+		    "subtracted; the judge, in a process the kernel never runs in, times the same batch from "
+		    "waking that process to its own kernel done after it, and takes the kernel's times only "
+		    "while their median falls short of its interval less %.1f us (an empty call's exchange) by "
+		    "at most %.1f us and %.0f%% of the batch (%ld of %ld batches, short by %d times that, were "
+		    "raised to it); a call's time is its batch's over its calls; time_us = median of the timed "
+		    "batches after warm-up, repeated until the standard error of the mean is under 0.5%% of the "
+		    "mean or the time cap", ks_gpu_judge_device_text(), W->events_floor_s * 1e6, W->gap_s * 1e6,
 		    W->margin_s * 1e6, MARGIN_SHARE * 100, W->clamped, W->calls, CALL_MARGINS);
 		return J.text;
 	}
@@ -1271,7 +1334,8 @@ ks_judge_timer_text(void)
 	    "the judge's CLOCK_MONOTONIC, in a process the kernel never runs in, from waking the kernel's "
 	    "process to its being stopped after it said the call returned; %.1f us (the median of %d empty "
 	    "calls measured before the kernel ran; middle half %.1f us wide), or the median of %d measured "
-	    "again before a shape's timed calls where lower (at least %.1f us), is subtracted from each time; "
+	    "again before a shape's timed calls where lower (at least %.1f us), is subtracted from each time "
+	    "(of a batch of calls, where a result gives one: a call's time is its batch's over its calls); "
 	    "time_us = median of the timed runs after warm-up, repeated until the standard error of the mean "
 	    "is under 0.5%% of the mean or the time cap", W->first_floor_s * 1e6, FLOOR_CALLS,
 	    W->floor_spread_s * 1e6, REFLOOR_CALLS, W->floor_s * 1e6);
@@ -1289,7 +1353,7 @@ finish_worker(void)
 	memset(&m, 0, sizeof m);
 	m.type = KS_MSG_QUIT;
 	worker_continue();
-	(void)send_msg(&m, -1);
+	(void)send_msg(&m, NULL, -1);
 	for (int i = 0; i < 200; i++) {
 		pid_t r = waitpid(W->pid, &status, WNOHANG);
 

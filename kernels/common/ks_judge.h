@@ -72,19 +72,21 @@ extern "C" {
 #define KS_JUDGE_CHANNEL_FD	3	/* the worker's end of the channel */
 #define KS_JUDGE_WORKERS	2	/* the candidate's and, side by side, its base's */
 #define KS_JUDGE_MAX_ARGS	16	/* pointer arguments of one call */
+#define KS_JUDGE_MAX_BATCH	128	/* calls of one timed batch */
+#define KS_JUDGE_MAX_BUFFERS	1024	/* buffers shared at once */
 #define KS_JUDGE_HANDLE_BYTES	64	/* a device buffer's IPC handle (cudaIpcMemHandle_t, hipIpcMemHandle_t) */
 
 enum ks_msg_type {
 	/* judge to worker */
 	KS_MSG_MAP = 1,		/* map the memfd attached (device: open the handle) as buffer id, len bytes */
 	KS_MSG_UNMAP,		/* buffer id is gone */
-	KS_MSG_CALL,		/* one call of the kernel: dims, args */
+	KS_MSG_CALL,		/* ncalls calls of the kernel, back to back: dims, and each call's args */
 	KS_MSG_EMPTY,		/* the same exchange without the kernel (the floor) */
 	KS_MSG_QUIT,
 	/* worker to judge */
 	KS_MSG_READY = 100,	/* locked down; error says what failed when not */
 	KS_MSG_MAPPED,
-	KS_MSG_DONE		/* the call of seq returned */
+	KS_MSG_DONE		/* the calls of seq returned */
 };
 
 /* One pointer argument: an offset into a buffer the worker has mapped. */
@@ -94,21 +96,34 @@ struct ks_msg_arg {
 	uint64_t off;
 };
 
-/* every message, both ways: one datagram of a SOCK_SEQPACKET socket */
+/*
+ * Every message, both ways: one datagram of a SOCK_SEQPACKET socket.  A
+ * CALL's datagram goes on past the message with its arguments: ncalls
+ * times nargs struct ks_msg_arg, call c's argument a at c * nargs + a
+ * (ks_msg_args_bytes).  Every other datagram is the message alone.
+ */
 struct ks_msg {
 	uint32_t type;
-	uint32_t seq;			/* CALL, EMPTY, DONE: the call's number */
+	uint32_t seq;			/* CALL, EMPTY, DONE: the exchange's number */
 	uint32_t id;			/* MAP, UNMAP: the buffer */
-	uint32_t nargs;			/* CALL */
+	uint32_t nargs;			/* CALL: arguments of each call */
+	uint32_t ncalls;		/* CALL: calls, 1 to KS_JUDGE_MAX_BATCH */
 	uint32_t device;		/* MAP: the buffer is device memory, handle its IPC handle */
 	uint32_t profile;		/* CALL: inside the profiler's range (--profile) */
+	uint32_t pad;
 	uint64_t len;			/* MAP: bytes */
 	double seconds;			/* DONE, on a GPU: the worker's events, start to end */
-	int32_t dims[KS_MAX_DIMS];	/* CALL */
-	struct ks_msg_arg args[KS_JUDGE_MAX_ARGS];
+	int32_t dims[KS_MAX_DIMS];	/* CALL: every call's */
 	unsigned char handle[KS_JUDGE_HANDLE_BYTES];	/* MAP of device memory */
 	char error[160];		/* READY: why the worker could not lock down; "" */
 };
+
+/* the bytes of a CALL's arguments after its message */
+static inline size_t
+ks_msg_args_bytes(const struct ks_msg *m)
+{
+	return (size_t)m->ncalls * m->nargs * sizeof(struct ks_msg_arg);
+}
 
 /*
  * The problem's call glue, in the worker (problem.json "worker_sources"):
@@ -161,6 +176,29 @@ void ks_judge_profile_call(const int *dims, void *state);
  */
 int ks_judge_call(const int *dims, void *state, double *seconds, char *why,
     size_t n);
+
+/*
+ * A batch: one call on each of nstates states (at most
+ * KS_JUDGE_MAX_BATCH, every one with its own buffers), back to back in
+ * one exchange, as ks_judge_call makes one: one wake-up, one flush of the
+ * caches before, one settle after, the fingerprints over every state's
+ * memory.  *seconds is the whole batch's, the floor subtracted once: the
+ * exchange's cost and its jitter, and on a GPU the margin the worker's
+ * times are held to, are spread over every call of the batch.
+ */
+int ks_judge_call_batch(const int *dims, void *const *states, int nstates, double *seconds, char *why,
+    size_t n);
+
+/*
+ * The judge's own bound on the last exchange's calls, all of them: its
+ * interval less an empty call's exchange (never below 0).  The worker
+ * cannot make it smaller than the calls took; what the runner sizes a
+ * batch by.
+ */
+double ks_judge_last_bound(void);
+
+/* bytes of memory shared with the worker now, all buffers */
+size_t ks_judge_shared_bytes(void);
 
 /*
  * After the timed calls: 0 when their times stand, -1 with why the

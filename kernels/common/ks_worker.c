@@ -40,7 +40,7 @@
 
 #include "ks_judge.h"
 
-#define MAX_BUFFERS	64	/* buffers mapped at once */
+#define MAX_BUFFERS	(2 * KS_JUDGE_MAX_BUFFERS)	/* slots of the buffers mapped: half empty at most */
 #define MAX_FILTER	320	/* instructions of the filter */
 
 /* a GPU worker's device side (ks_worker_gpu.hip); absent from a CPU worker */
@@ -50,13 +50,19 @@ void ks_worker_device_close(void *dev) __attribute__((weak));
 double ks_worker_device_time(void (*call)(const struct ks_msg *), const struct ks_msg *m) __attribute__((weak));
 void ks_worker_device_profile(int on) __attribute__((weak));
 
+/* the buffers mapped, by id: open addressing from slot id % MAX_BUFFERS (a batch's arguments are many) */
 static struct {
 	uint32_t id;
 	void *p;
 	size_t len;
-	int used;
+	int used;	/* 1: a buffer; -1: one was here (a lookup goes on past it) */
 	int device;	/* opened by its IPC handle */
 } buffers[MAX_BUFFERS];
+static int nbuffers;
+
+/* a CALL's arguments, which follow its message, and the pointers they stand for */
+static struct ks_msg_arg call_args[KS_JUDGE_MAX_BATCH * KS_JUDGE_MAX_ARGS];
+static void *call_ptrs[KS_JUDGE_MAX_BATCH][KS_JUDGE_MAX_ARGS];
 
 static void
 fail(const char *what)
@@ -351,7 +357,7 @@ reply(uint32_t type, uint32_t seq, uint32_t id, const char *error, double second
 		exit(3);
 }
 
-/* the next message, and the descriptor sent with it (-1: none) */
+/* the next message (a CALL's arguments into call_args), and the descriptor sent with it (-1: none) */
 static void
 receive(struct ks_msg *m, int *fd)
 {
@@ -359,14 +365,14 @@ receive(struct ks_msg *m, int *fd)
 		char buf[CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
 	} u;
-	struct iovec iov = { m, sizeof *m };
+	struct iovec iov[2] = { { m, sizeof *m }, { call_args, sizeof call_args } };
 	struct msghdr h;
 	struct cmsghdr *c;
 	ssize_t r;
 
 	memset(&h, 0, sizeof h);
-	h.msg_iov = &iov;
-	h.msg_iovlen = 1;
+	h.msg_iov = iov;
+	h.msg_iovlen = 2;
 	h.msg_control = u.buf;
 	h.msg_controllen = sizeof u.buf;
 	*fd = -1;
@@ -375,7 +381,12 @@ receive(struct ks_msg *m, int *fd)
 	while (r < 0 && errno == EINTR);
 	if (r == 0)
 		exit(0);	/* the judge is gone */
-	if (r != (ssize_t)sizeof *m)
+	if (r < (ssize_t)sizeof *m || (h.msg_flags & MSG_TRUNC))
+		fail("a message of the wrong size on the channel");
+	if (m->type == KS_MSG_CALL && (m->ncalls < 1 || m->ncalls > KS_JUDGE_MAX_BATCH ||
+	    m->nargs > KS_JUDGE_MAX_ARGS))
+		fail("a call of too many calls or arguments");
+	if ((size_t)r != sizeof *m + (m->type == KS_MSG_CALL ? ks_msg_args_bytes(m) : 0))
 		fail("a message of the wrong size on the channel");
 	for (c = CMSG_FIRSTHDR(&h); c; c = CMSG_NXTHDR(&h, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
@@ -386,12 +397,12 @@ static void
 map_buffer(const struct ks_msg *m, int fd)
 {
 	void *p;
-	int i;
+	uint32_t i = m->id % MAX_BUFFERS;
 
-	for (i = 0; i < MAX_BUFFERS && buffers[i].used; i++)
-		;
-	if (i == MAX_BUFFERS)
+	if (nbuffers >= KS_JUDGE_MAX_BUFFERS)
 		fail("too many buffers");
+	while (buffers[i].used == 1)
+		i = (i + 1) % MAX_BUFFERS;
 	if (m->device) {
 		if (!ks_worker_device_open)
 			fail("device memory sent to a worker without a device");
@@ -410,48 +421,56 @@ map_buffer(const struct ks_msg *m, int fd)
 	buffers[i].len = m->len;
 	buffers[i].device = m->device != 0;
 	buffers[i].used = 1;
+	nbuffers++;
 }
 
-static int
+static uint32_t
 find_buffer(uint32_t id)
 {
-	for (int i = 0; i < MAX_BUFFERS; i++)
-		if (buffers[i].used && buffers[i].id == id)
+	for (uint32_t i = id % MAX_BUFFERS, n = 0; n < MAX_BUFFERS && buffers[i].used; i = (i + 1) % MAX_BUFFERS, n++)
+		if (buffers[i].used == 1 && buffers[i].id == id)
 			return i;
 	fail("a buffer the judge never sent");
-	return -1;
+	return 0;
 }
 
 static void
 unmap_buffer(uint32_t id)
 {
-	int i = find_buffer(id);
+	uint32_t i = find_buffer(id);
 
 	if (buffers[i].device)
 		ks_worker_device_close(buffers[i].p);
 	else
 		munmap(buffers[i].p, buffers[i].len);
-	buffers[i].used = 0;
+	buffers[i].used = -1;
+	nbuffers--;
 }
 
+/* a CALL's arguments made pointers, every call's, before any call runs (and before a GPU's timing starts) */
+static void
+resolve_args(const struct ks_msg *m)
+{
+	for (uint32_t c = 0; c < m->ncalls; c++)
+		for (uint32_t a = 0; a < m->nargs; a++) {
+			const struct ks_msg_arg *arg = &call_args[c * m->nargs + a];
+			uint32_t i = find_buffer(arg->id);
+
+			if (arg->off > buffers[i].len)
+				fail("an argument outside its buffer");
+			call_ptrs[c][a] = (char *)buffers[i].p + arg->off;
+		}
+}
+
+/* the calls of a CALL, back to back */
 static void
 call(const struct ks_msg *m)
 {
-	void *args[KS_JUDGE_MAX_ARGS];
 	int dims[KS_MAX_DIMS];
-	uint32_t a;
 
-	if (m->nargs > KS_JUDGE_MAX_ARGS)
-		fail("too many arguments");
-	for (a = 0; a < m->nargs; a++) {
-		int i = find_buffer(m->args[a].id);
-
-		if (m->args[a].off > buffers[i].len)
-			fail("an argument outside its buffer");
-		args[a] = (char *)buffers[i].p + m->args[a].off;
-	}
 	memcpy(dims, m->dims, sizeof dims);
-	ks_call(dims, args);
+	for (uint32_t c = 0; c < m->ncalls; c++)
+		ks_call(dims, call_ptrs[c]);
 }
 
 /* a call, or an empty one (call NULL): on a GPU timed by the worker's events, else 0 */
@@ -529,6 +548,7 @@ main(int argc, char **argv)
 			reply(KS_MSG_MAPPED, 0, m.id, NULL, 0);
 			break;
 		case KS_MSG_CALL:
+			resolve_args(&m);
 			reply(KS_MSG_DONE, m.seq, 0, NULL, serve_call(call, &m));
 			break;
 		case KS_MSG_EMPTY:
