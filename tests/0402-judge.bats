@@ -279,10 +279,20 @@ built() {
 	assert_output "runner: bad --batch '0': expected an integer from 1 to 128"
 	run -2 pop/gen-000/c0/runner --batch 129 --bench 32x32x32
 	assert_output "runner: bad --batch '129': expected an integer from 1 to 128"
-	# a CPU's default is one call a sample, and bench.json says so
+	# a CPU's default is one call a sample, and bench.json says so; KS_BENCH_BATCH sets it
 	ks-bench pop/gen-000/c0
 	run -0 jq -r '[.results[].batch] | unique | @csv' pop/gen-000/c0/bench.json
 	assert_output 1
+	KS_BENCH_BATCH=3 ks-bench pop/gen-000/c0
+	run -0 jq -r '.status, ([.results[].batch] | unique | @csv)' pop/gen-000/c0/bench.json
+	assert_output $'ok\n3'
+	rm pop/gen-000/c0/bench.json
+	KS_BENCH_BATCH=many run -1 ks-bench pop/gen-000/c0
+	assert_output "ks-bench: bad KS_BENCH_BATCH 'many': expected auto or calls per timed sample, 1 to 128"
+	assert [ ! -e pop/gen-000/c0/bench.json ]
+	# ks-bench's bound is the judge's
+	grep -q '^#define KS_JUDGE_MAX_BATCH	128	' "$KS_ROOT/kernels/common/ks_judge.h"
+	grep -q '^#define KS_BATCH_MAX	128$' "$KS_ROOT/tools/ks-bench.c"
 }
 
 @test "batch_first_only: a kernel that computes only the output it saw first is honest alone, caught in a batch" {

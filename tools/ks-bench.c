@@ -40,10 +40,14 @@ struct bench {
 	int heldout;				/* -H: the held-out shapes, into heldout.json */
 	const cJSON *shapes;			/* the shapes timed: bench_shapes, or heldout_shapes with -H */
 	int versus_on;				/* KS_VERSUS: time a candidate side by side with its base */
+	const char *batch;			/* KS_BENCH_BATCH: the runner's --batch; NULL: its default */
 	char versus_id[24];			/* the base timed beside it; "" for none */
 	char *versus_worker;			/* its worker, or NULL */
 	char *versus_error;			/* why the base cannot be, where there is one; NULL */
 };
+
+/* the most calls of one timed sample: kernels/common/ks_judge.h's KS_JUDGE_MAX_BATCH */
+#define KS_BATCH_MAX	128
 
 /*
  * A setting: the environment overrides problem.json's "limits".  Counts
@@ -102,6 +106,14 @@ load_settings(struct bench *b)
 		return -1;
 	}
 	b->versus_on = !vs || !*vs || strcmp(vs, "1") == 0;
+	if ((b->batch = getenv("KS_BENCH_BATCH")) && !*b->batch)
+		b->batch = NULL;
+	if (b->batch && strcmp(b->batch, "auto") != 0 && (strspn(b->batch, "0123456789") != strlen(b->batch) ||
+	    atol(b->batch) < 1 || atol(b->batch) > KS_BATCH_MAX)) {
+		ks_warnx("bad KS_BENCH_BATCH '%s': expected auto or calls per timed sample, 1 to %d", b->batch,
+		    KS_BATCH_MAX);
+		return -1;
+	}
 	return ks_gpus_load(b->target, &b->gpus);
 }
 
@@ -242,6 +254,10 @@ runner_argv(const struct bench *b)
 	ks_argv_add(&argv, &n, ks_easprintf("%.17g", b->time_cap_s));
 	ks_argv_add(&argv, &n, ks_estrdup("--min-runs"));
 	ks_argv_add(&argv, &n, ks_easprintf("%ld", b->min_runs));
+	if (b->batch) {
+		ks_argv_add(&argv, &n, ks_estrdup("--batch"));
+		ks_argv_add(&argv, &n, ks_estrdup(b->batch));
+	}
 	/* Otherwise the harness draws a salt no kernel can know; this one repeats a run. */
 	if (b->salt) {
 		ks_argv_add(&argv, &n, ks_estrdup("--salt"));
@@ -863,6 +879,7 @@ main(int argc, char *argv[])
 	    "  See population(5) for every field.\n"
 	    "  Environment: KS_TIME_CAP_S (timing per shape),\n"
 	    "  KS_BENCH_TIMEOUT_S (wall clock), KS_BENCH_MEMORY_MB, KS_MIN_RUNS,\n"
+	    "  KS_BENCH_BATCH (calls per timed sample: auto, the default on a GPU, or 1-128),\n"
 	    "  KS_LOCK_DIR (where the per-device locks live, default /tmp),\n"
 	    "  KS_LAUNCH (a launcher that runs ks-bench itself elsewhere, e.g.\n"
 	    "  'srun --gres=gpu:1 -N1 -n1'; split into words, never run by a shell),\n"

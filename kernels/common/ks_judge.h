@@ -37,6 +37,11 @@
  * The floor is the median of the same exchange with an empty call,
  * measured before any code of the candidate ran.
  *
+ * A CALL may be a batch: several calls, each on buffers of its own, run
+ * back to back in one exchange (ks_judge_call_batch), so that the
+ * exchange's cost and jitter, and the margin below, are shared by every
+ * call of the batch.
+ *
  * On a GPU the kernel's work runs on the device, which a stopped process
  * does not stop, so a call goes:
  *
