@@ -165,13 +165,13 @@ runners_left() {
 		| [$prob.bench_shapes[] as $s | [$prob.dims[] as $d | {($d): $s[$d]}] | add] as $shapes
 		| ($r | map(.time_us | log) | add / length | exp) as $gm
 		| def sound:
-			keys == ["bound_us", "checks", "checks_s", "converged", "max_us", "mean_us", "median_stderr_us", "median_us",
+			keys == ["batch", "bound_us", "checks", "checks_s", "converged", "max_us", "mean_us", "median_stderr_us", "median_us",
 				"min_us", "rel_stderr", "runs", "shape", "sol_us", "stderr_us", "time_us", "wall_s"]
 			and .wall_s >= .runs * .mean_us * 1e-6
 			and (.checks | . == floor and . >= 3) and 0 < .checks_s and .checks_s < .wall_s
 			and (.converged | type == "boolean") and ((.rel_stderr == null) == (.stderr_us == null))
 			and ((.median_stderr_us == null) == (.stderr_us == null))
-			and (.runs | type == "number" and . == floor and . >= 1)
+			and (.runs | type == "number" and . == floor and . >= 1) and .batch == 1
 			and 0 < .min_us and .min_us <= .median_us and .median_us <= .max_us
 			and .min_us <= .mean_us and .mean_us <= .max_us
 			and .time_us == .median_us

@@ -88,3 +88,33 @@ heldout() {
 	refute_output --partial stale
 }
 
+
+@test "a held-out shortfall inside the noise of the benches is no warning; beyond it, one line" {
+	make_pop pop 1
+	ks-implement pop/gen-000/c0 && ks-build pop/gen-000/c0 && ks-bench pop/gen-000/c0
+	mkdir -p pop/gen-001/c0
+	cp pop/gen-000/c0/kernel.c pop/gen-001/c0/kernel.c
+	hand_candidate pop/gen-001/c0
+	# records made by hand: g001c0 the seed's equal on the benchmark shapes, 0.794x of it held out
+	# shapes: every shape's standard error 0.1 % and converged ($conv), times scaled by $f
+	shapes() {
+		jq --argjson conv "$1" --argjson f "$2" --arg id "$3" '.id = $id | .score_us *= $f
+			| .results |= map(.time_us *= $f | .median_us *= $f | .rel_stderr = 0.001 | .converged = $conv)' \
+			pop/gen-000/c0/bench.json
+	}
+	records() {
+		shapes "$1" 1 g000c0 >b.json && mv b.json pop/gen-000/c0/bench.json
+		shapes "$1" 1 g000c0 >pop/gen-000/c0/heldout.json
+		shapes "$1" 1 g001c0 >pop/gen-001/c0/bench.json
+		shapes "$1" 1.26 g001c0 >pop/gen-001/c0/heldout.json
+	}
+	records true
+	run -0 ks-report pop
+	assert_line --regexp '^g001c0 .* +0\.79x\? '
+	assert_line "pop: g001c0 is 1.00x the seed on the benchmark shapes but 0.79x on the held-out ones: tuned to the benchmark shapes?"
+	# every shape of the four benches ran into the time cap: 0.79x is inside their noise
+	records false
+	run -0 ks-report pop
+	assert_line --regexp '^g001c0 .* +0\.79x '
+	refute_line --partial "tuned to the benchmark shapes?"
+}

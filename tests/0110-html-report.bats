@@ -52,6 +52,8 @@ setup_file() {
 setup() {
 	command -v chromium >/dev/null || skip "chromium is not installed (tools/ks-deps test installs it)"
 	cd "$BATS_TEST_TMPDIR"
+	# the page says when it was made: this time, so that two pages of one population are the same bytes
+	export SOURCE_DATE_EPOCH=1764806400
 }
 
 # browse ARGS...: headless chromium, bounded in time, with a profile of the test's own
@@ -262,4 +264,36 @@ T
 	title=$(jq -r .plan.title pop/gen-001/c0/candidate.json)
 	assert_output --partial "<td class=\"plan\">$(sed 's/>/\&gt;/g' <<<"$title")</td>"
 	assert_output --partial "<p>No LLM call: the offline proposer made every plan and kernel.</p>"
+}
+
+@test "the kernels table: the plan beside the id, the spread (! where a shape hit the time cap), the ratio side by side, a warning, the time made" {
+	use mixed
+	# g001c0 timed beside its base, 0.85 (0.84-0.86); g002c0's second shape ran into the time cap
+	jset pop/gen-001/c0/bench.json '.versus = {id: "g000c0", ratio: 0.85, ci95: [0.84, 0.86]}
+		| .results |= map(.rel_stderr = 0.004 | .converged = true)'
+	jset pop/gen-002/c0/bench.json '.results |= (map(.rel_stderr = 0.003 | .converged = true)
+		| .[1].rel_stderr = 0.12 | .[1].converged = false)'
+	ks-report --html pop >page.html
+	row=$(grep -o '<tr id="row-g001c0".*</tr>' page.html)
+	# the plan right after the id
+	[[ $row == '<tr id="row-g001c0" data-id="g001c0" data-i="1"><td><a href="#k-g001c0">g001c0</a></td><td class="plan">BM 16 -&gt; 32</td><td'* ]] ||
+		fail "the plan is not beside the id: $row"
+	grep -q -- '<td class="num" data-v="0.4[0-9]*">0.4%</td>' <<<"$row" || fail "no spread in $row"
+	grep -q -- '<td class="num up-faster" data-v="0.8[0-9]*">0.850<small>0.840-0.860</small></td>' <<<"$row" ||
+		fail "no side-by-side ratio in $row"
+	row=$(grep -o '<tr id="row-g002c0".*</tr>' page.html)
+	grep -q -- '<td class="num noisy" data-v="12">12.0%!</td>' <<<"$row" || fail "no noisy spread in $row"
+	run -0 grep -c '<p class="warn">1 of 3 benched kernels have a shape whose timing ran into the time cap' page.html
+	assert_output 1
+	run -0 grep -o 'Made by ks-report --html (kernel-scientist [^)]*) at [^.]*\.' page.html
+	assert_output --regexp 'at 2025-12-04 00:00:00 UTC\.$'
+	# without SOURCE_DATE_EPOCH, the time it was made
+	unset SOURCE_DATE_EPOCH
+	run -0 ks-report --html pop
+	assert_output --partial ") at $(date -u +%Y-%m-%d) "
+	# a difference inside the noise is said so, not coloured
+	jset pop/gen-001/c0/bench.json '.versus = {id: "g000c0", ratio: 0.99, ci95: [0.97, 1.01]}'
+	run -0 ks-report --html pop
+	assert_output --regexp '<td class="num up-even" data-v="0\.9[0-9]*">0\.990~<small>0\.970-1\.010</small></td>'
+	assert_output --regexp '<td class="num up-even" data-v="1\.0[0-9]*">\+1\.0 % <small>within noise; below</small></td>'
 }

@@ -2,6 +2,7 @@
  * ks-report - show a population: every kernel with its parents, status
  * and score, and the best one against the seed.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -56,17 +57,22 @@ on_flag(int ch, const char *value, void *arg)
  * one bench.json measured.
  */
 static double
-heldout_score(const struct ks_cand *c)
+heldout_score(const struct ks_cand *c, double *noise)
 {
 	char *path = ks_easprintf("%s/heldout.json", c->dir);
-	struct ks_bench_rec h;
+	struct ks_cand held = { 0 };
 	double score = -1;
 
-	if (c->score_us > 0 && ks_bench_rec_load(path, KS_OPTIONAL, &h) == 0) {
-		if (h.score_us > 0 && (!h.kernel_sha256 || !c->bench.kernel_sha256 ||
-		    strcmp(h.kernel_sha256, c->bench.kernel_sha256) == 0))
-			score = h.score_us;
-		ks_bench_rec_free(&h);
+	if (noise)
+		*noise = 0;
+	if (c->score_us > 0 && ks_bench_rec_load(path, KS_OPTIONAL, &held.bench) == 0) {
+		if (held.bench.score_us > 0 && (!held.bench.kernel_sha256 || !c->bench.kernel_sha256 ||
+		    strcmp(held.bench.kernel_sha256, c->bench.kernel_sha256) == 0)) {
+			score = held.score_us = held.bench.score_us;
+			if (noise)
+				*noise = ks_score_noise(&held);
+		}
+		ks_bench_rec_free(&held.bench);
 	}
 	free(path);
 	return score;
@@ -77,19 +83,23 @@ heldout_score(const struct ks_cand *c)
 
 /*
  * c's speed-up over the seed on the held-out shapes (0: unknown), from the
- * seed's held-out score hs (read once by the caller), and whether it falls
- * far short of the benchmark's.
+ * seed's held-out score hs and its noise hn (read once by the caller), and
+ * whether it falls far short of the benchmark's: under HELDOUT_KEEPS of
+ * it, and by more than twice the noise of the four scores (a shortfall
+ * inside the noise of a busy machine's benches says nothing).
  */
 static double
-heldout_speedup(const struct ks_cand *c, const struct ks_cand *seed, double hs, int *suspect)
+heldout_speedup(const struct ks_cand *c, const struct ks_cand *seed, double hs, double hn, int *suspect)
 {
-	double hc, up;
+	double hc, nc, up, bench_up, noise;
 
 	*suspect = 0;
-	if (!seed || !(hs > 0) || !((hc = heldout_score(c)) > 0))
+	if (!seed || !(hs > 0) || !((hc = heldout_score(c, &nc)) > 0))
 		return 0;
 	up = hs / hc;
-	*suspect = up < HELDOUT_KEEPS * (seed->score_us / c->score_us);
+	bench_up = seed->score_us / c->score_us;
+	noise = sqrt(hn * hn + nc * nc + pow(ks_score_noise(c), 2) + pow(ks_score_noise(seed), 2));
+	*suspect = up < HELDOUT_KEEPS * bench_up && log(bench_up / up) > 2 * noise;
 	return up;
 }
 
@@ -181,32 +191,6 @@ parent(const struct ks_cand *c, const char *key)
 	return id ? id : "-";
 }
 
-/*
- * How far to trust a score: the largest relative standard error of its
- * shapes, marked ! when a shape's timing hit the time cap before the
- * harness's stop rule (0.5 %) was met; "-" when unknown.
- */
-static void
-spread(char *buf, size_t n, const struct ks_cand *c)
-{
-	const cJSON *r;
-	double worst = -1, v;
-	int unconverged = 0;
-
-	cJSON_ArrayForEach(r, c->bench.results) {
-		if (ks_json_num(r, "rel_stderr", NULL, &v) == 0 && v > worst)
-			worst = v;
-		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(r, "converged")))
-			unconverged = 1;
-	}
-	if (c->score_us <= 0)
-		snprintf(buf, n, "-");
-	else if (worst < 0)	/* one run a shape: no spread to give */
-		snprintf(buf, n, "-%s", unconverged ? "!" : "");
-	else
-		snprintf(buf, n, "%.1f%%%s", 100 * worst, unconverged ? "!" : "");
-}
-
 /* Same speed as the seed within the noise (neither faster): a ~ after the speed-up. */
 static int
 as_seed(const struct ks_cand *c, const struct ks_cand *seed)
@@ -218,7 +202,7 @@ static void
 print_table(const struct ks_cand *c, size_t n, const struct ks_cand *seed)
 {
 	char sp[32];
-	double hs = seed ? heldout_score(seed) : -1;
+	double hn, hs = seed ? heldout_score(seed, &hn) : -1;
 	int held = hs > 0, suspect;
 
 	printf("%-8s %-8s %-8s %-12s %12s %8s ", "id", "base", "ref", "status", "score_us", "speedup");
@@ -239,14 +223,14 @@ print_table(const struct ks_cand *c, size_t n, const struct ks_cand *seed)
 			printf("%12s %8s ", "-", "-");
 		/* the speed-up on shapes no model saw; ? where it keeps far less than on the benchmark's */
 		if (held) {
-			double up = heldout_speedup(&c[i], seed, hs, &suspect);
+			double up = heldout_speedup(&c[i], seed, hs, hn, &suspect);
 
 			if (up > 0)
 				printf("%8.2fx%s", up, suspect ? "?" : " ");
 			else
 				printf("%9s ", "-");
 		}
-		spread(sp, sizeof sp, &c[i]);
+		ks_score_spread(sp, sizeof sp, &c[i]);
 		/* a spread of 100 % or more fills the column: a space keeps it apart from the marker before it */
 		printf("%s%7s  %s\n", strlen(sp) >= 7 ? " " : "", sp, title ? title : (c[i].gen == 0 ? "(seed)" : "-"));
 	}
@@ -362,11 +346,11 @@ print_models(const char *root, const struct ks_cand *c, size_t n)
 static void
 print_heldout(const char *root, const struct ks_cand *c, size_t n, const struct ks_cand *seed)
 {
-	double hs = seed ? heldout_score(seed) : -1;
+	double hn, hs = seed ? heldout_score(seed, &hn) : -1;
 	int suspect;
 
 	for (size_t i = 0; i < n && hs > 0; i++) {
-		double up = heldout_speedup(&c[i], seed, hs, &suspect);
+		double up = heldout_speedup(&c[i], seed, hs, hn, &suspect);
 
 		if (up > 0 && suspect)
 			printf("%s: %s is %.2fx the seed on the benchmark shapes but %.2fx on the held-out ones: tuned to "

@@ -844,6 +844,17 @@ char *ks_report_html(const struct ks_run *run, const struct ks_cand *c, size_t n
  */
 double ks_shape_noise(const cJSON *result);           /* one entry of bench.json "results" */
 double ks_score_noise(const struct ks_cand *c);
+/*
+ * How far to trust a score, as the reports print it: the largest relative
+ * standard error of its shapes ("1.3%"), with a ! when a shape's timing hit
+ * the time cap before the harness's stop rule (0.5 %) was met; "-" when
+ * unknown.
+ */
+void ks_score_spread(char *buf, size_t n, const struct ks_cand *c);
+/* the largest relative standard error of c's shapes; -1 when none is known */
+double ks_score_worst_rse(const struct ks_cand *c);
+/* 1 when some shape of c's bench did not converge (ran into the time cap) */
+int ks_score_unconverged(const struct ks_cand *c);
 /* 1 when time ta (noise na) is faster than tb (noise nb) by more than twice their noise */
 int ks_time_faster(double ta, double na, double tb, double nb);
 int ks_faster(const struct ks_cand *a, const struct ks_cand *b);

@@ -14,6 +14,7 @@
  * confidence): a difference inside it is no evidence.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ks.h"
@@ -67,6 +68,43 @@ ks_score_noise(const struct ks_cand *c)
 	}
 	rse = n ? sqrt(ss) / n : 0;
 	return sqrt(rse * rse + FLOOR_CONVERGED * FLOOR_CONVERGED);
+}
+
+int
+ks_score_unconverged(const struct ks_cand *c)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, c->bench.results)
+		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(r, "converged")))
+			return 1;
+	return 0;
+}
+
+double
+ks_score_worst_rse(const struct ks_cand *c)
+{
+	const cJSON *r;
+	double worst = -1, v;
+
+	cJSON_ArrayForEach(r, c->bench.results)
+		if (ks_json_num(r, "rel_stderr", NULL, &v) == 0 && v > worst)
+			worst = v;
+	return worst;
+}
+
+void
+ks_score_spread(char *buf, size_t n, const struct ks_cand *c)
+{
+	double worst = ks_score_worst_rse(c);
+	int unconverged = ks_score_unconverged(c);
+
+	if (c->score_us <= 0)
+		snprintf(buf, n, "-");
+	else if (worst < 0)	/* one run a shape: no spread to give */
+		snprintf(buf, n, "-%s", unconverged ? "!" : "");
+	else
+		snprintf(buf, n, "%.1f%%%s", 100 * worst, unconverged ? "!" : "");
 }
 
 int

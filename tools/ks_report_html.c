@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ks.h"
 
@@ -593,6 +594,73 @@ sign_class(double uplift)
 	return uplift > 0 ? "faster" : uplift < 0 ? "slower" : "even";
 }
 
+/* c's base in the page, or NULL */
+static const struct ks_cand *
+base_of(const struct page *p, const struct ks_cand *c)
+{
+	return c->cand.base ? ks_cands_find((struct ks_cand *)p->c, p->n, c->cand.base) : NULL;
+}
+
+/* c and its base measured, and neither faster than the other: the difference is noise */
+static int
+within_noise(const struct page *p, const struct ks_cand *c)
+{
+	const struct ks_cand *base = base_of(p, c);
+
+	return base && c->score_us > 0 && base->score_us > 0 && !ks_faster(c, base) && !ks_faster(base, c);
+}
+
+/* the score's spread (ks_score_spread), marked noisy where a shape ran into the time cap */
+static void
+spread_cell(struct ks_buf *b, const struct ks_cand *c)
+{
+	char t[32];
+	double worst = ks_score_worst_rse(c);
+
+	ks_score_spread(t, sizeof t, c);
+	if (c->score_us <= 0) {
+		num_cell(b, 0, 0, NULL);
+		return;
+	}
+	ks_buf_printf(b, "<td class=\"num%s\" data-v=\"%.17g\">", ks_score_unconverged(c) ? " noisy" : "",
+	    worst >= 0 ? 100 * worst : 0);
+	esc(b, t);
+	ks_buf_puts(b, "</td>");
+}
+
+/* the side-by-side ratio to its base, with its interval; ~ where it is within the noise */
+static void
+versus_cell(struct ks_buf *b, const struct page *p, const struct ks_cand *c)
+{
+	const struct ks_cand *base = base_of(p, c);
+	double r, lo, hi;
+
+	if (!base || c->score_us <= 0 || base->score_us <= 0 || !ks_versus(c, base, &r, &lo, &hi)) {
+		num_cell(b, 0, 0, NULL);
+		return;
+	}
+	ks_buf_printf(b, "<td class=\"num up-%s\" data-v=\"%.17g\">%.3f%s<small>%.3f-%.3f</small></td>",
+	    within_noise(p, c) ? "even" : r < 1 ? "faster" : "slower", r, r, within_noise(p, c) ? "~" : "", lo, hi);
+}
+
+/* a line above the table when some bench did not converge: its times are the machine's load as much as the kernel's */
+static void
+noisy_warning(struct page *p)
+{
+	size_t noisy = 0, timed = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (p->c[i].score_us > 0) {
+			timed++;
+			noisy += (size_t)ks_score_unconverged(&p->c[i]);
+		}
+	if (noisy)
+		ks_buf_printf(&p->b, "<p class=\"warn\">%zu of %zu benched kernels have a shape whose timing ran into "
+		    "the time cap before its standard error came under 0.5 %% (marked ! under spread): the machine "
+		    "was busy or the kernel's time moves, and their times and uplifts are noise as much as "
+		    "measurement.</p>\n", noisy, timed);
+}
+
 static void
 table(struct page *p)
 {
@@ -601,11 +669,16 @@ table(struct page *p)
 
 	ks_buf_puts(b, "<div class=\"tablebox\"><table id=\"kernels\">\n<thead><tr>");
 	th(b, "id", "text", "id", NULL);
+	th(b, "plan", "text", "plan", NULL);
 	th(b, "gen", "num", "gen", NULL);
 	th(b, "base", "text", "base", NULL);
 	th(b, "ref", "text", "ref", "reference");
 	th(b, "status", "text", "status", NULL);
 	th(b, "score", "num", "score (us)", "the geometric mean of the times on the benchmark shapes");
+	th(b, "spread", "num", "spread", "the largest relative standard error of its shapes' times; ! a shape that "
+	    "ran into the time cap, whose time is noise");
+	th(b, "versus", "num", "vs base", "its time over its base's, timed side by side in one bench, with the 95 % "
+	    "interval; ~ within the noise");
 	th(b, "speedup", "num", "speed-up", "over the seed; ~ the same within the noise");
 	if (p->sol)
 		th(b, "sol", "num", "% SOL", "share of the speed of light (the problem's bound), over the shapes");
@@ -620,7 +693,6 @@ table(struct page *p)
 	th(b, "measured", "num", "measured uplift", "what the kernel measured against its base");
 	if (p->tokens)
 		th(b, "tokens", "num", "tokens", "prompt and completion tokens of its implement calls, repairs included");
-	th(b, "plan", "text", "plan", NULL);
 	ks_buf_puts(b, "</tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < p->n; i++) {
 		const struct ks_cand *c = &p->c[i];
@@ -630,6 +702,9 @@ table(struct page *p)
 
 		ks_buf_printf(b, "<tr id=\"row-%s\" data-id=\"%s\" data-i=\"%zu\"><td><a href=\"#k-%s\">%s</a></td>", c->id,
 		    c->id, i, c->id, c->id);
+		ks_buf_puts(b, "<td class=\"plan\">");
+		esc(b, title ? title : c->gen == 0 ? "(seed)" : "-");
+		ks_buf_puts(b, "</td>");
 		ks_buf_printf(b, "<td class=\"num\" data-v=\"%ld\"><a href=\"#gen-%03ld\">%ld</a></td>", c->gen, c->gen,
 		    c->gen);
 		parent_cell(b, c->cand.base);
@@ -641,6 +716,8 @@ table(struct page *p)
 		ks_buf_puts(b, "</td>");
 		snprintf(t, sizeof t, "%.1f", c->score_us);
 		num_cell(b, c->score_us > 0, c->score_us, t);
+		spread_cell(b, c);
+		versus_cell(b, p, c);
 		if (c->score_us > 0 && p->seed) {
 			int same = c != p->seed && !ks_faster(c, p->seed) && !ks_faster(p->seed, c);
 
@@ -682,10 +759,10 @@ table(struct page *p)
 		} else
 			num_cell(b, 0, 0, NULL);
 		if (cJSON_IsObject(plan) && ks_plan_uplift(p->c, p->n, c, &v)) {
-			int where = ks_plan_against_range(plan, v);
+			int where = ks_plan_against_range(plan, v), noise = within_noise(p, c);
 
-			ks_buf_printf(b, "<td class=\"num up-%s\" data-v=\"%.17g\">%+.1f %% <small>%s</small></td>",
-			    sign_class(v), v, v, where_word(where));
+			ks_buf_printf(b, "<td class=\"num up-%s\" data-v=\"%.17g\">%+.1f %% <small>%s%s</small></td>",
+			    noise ? "even" : sign_class(v), v, v, noise ? "within noise; " : "", where_word(where));
 		} else if (cJSON_IsObject(plan) && c->status && c->score_us <= 0 && strcmp(c->status, "stale") != 0)
 			ks_buf_puts(b, "<td class=\"num up-failed\">failed</td>");
 		else
@@ -696,9 +773,7 @@ table(struct page *p)
 			snprintf(t, sizeof t, "%ld", tok);
 			num_cell(b, tok > 0, (double)tok, t);
 		}
-		ks_buf_puts(b, "<td class=\"plan\">");
-		esc(b, title ? title : c->gen == 0 ? "(seed)" : "-");
-		ks_buf_puts(b, "</td></tr>\n");
+		ks_buf_puts(b, "</tr>\n");
 	}
 	ks_buf_puts(b, "</tbody>\n</table></div>\n");
 }
@@ -1042,7 +1117,8 @@ static const char css[] =
 	"td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td small{display:block;"
 	"color:#777;font-size:11px}\n"
 	"#kernels td.num small{display:block}.up-faster{color:#2a7a2a}.up-slower{color:#b3261e}"
-	".up-failed{color:#b3261e}\n"
+	".up-failed{color:#b3261e}.noisy{color:#b3261e;font-weight:600}.warn{color:#8a4b00;background:#fff4e0;"
+	"padding:4px 8px}\n"
 	"tbody tr:hover{background:#f8fafc}tr:target{background:#fff6d6}.total td{font-weight:600}\n"
 	".barcell{width:160px}.bar{display:inline-block;height:10px;background:#7aa6d6;border-radius:2px}\n"
 	"section.kernel,section.gen{border-top:1px solid #eee;padding-top:2px}section:target{background:#fffbea}\n"
@@ -1115,6 +1191,29 @@ static const char js[] =
 	"\t}\n"
 	"})();\n";
 
+/*
+ * When the page was made, in UTC to the second: now, or SOURCE_DATE_EPOCH
+ * (the reproducible-builds convention), so that two pages of the same
+ * population can be the same bytes.
+ */
+static void
+written_at(char *buf, size_t n)
+{
+	const char *e = getenv("SOURCE_DATE_EPOCH");
+	time_t t = time(NULL);
+	struct tm tm;
+	char *end;
+
+	if (e && *e) {
+		long long v = strtoll(e, &end, 10);
+
+		if (*end == '\0' && v >= 0)
+			t = (time_t)v;
+	}
+	if (!gmtime_r(&t, &tm) || strftime(buf, n, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+		snprintf(buf, n, "an unknown time");
+}
+
 char *
 ks_report_html(const struct ks_run *run, const struct ks_cand *c, size_t n)
 {
@@ -1123,6 +1222,7 @@ ks_report_html(const struct ks_run *run, const struct ks_cand *c, size_t n)
 	char *summary = ks_report_summary(run->root, c, n);
 	size_t ngens;
 	long *gens = ks_gens_list(run->root, &ngens);
+	char when[64];
 
 	page_scan(&p);
 	ks_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -1143,6 +1243,7 @@ ks_report_html(const struct ks_run *run, const struct ks_cand *c, size_t n)
 	ks_buf_puts(b, "</div></div>\n</div>\n<h2 id=\"kernels-h\">Kernels</h2>\n<p class=\"note\">Click a header to "
 	    "sort by it (again: the other way); an id opens the kernel's source and transcripts.</p>\n");
 	calibration(&p);
+	noisy_warning(&p);
 	table(&p);
 	ks_buf_puts(b, "<h2 id=\"tokens-h\">LLM tokens by stage</h2>\n");
 	if (tokens(&p) < 0) {
@@ -1156,8 +1257,9 @@ ks_report_html(const struct ks_run *run, const struct ks_cand *c, size_t n)
 	ks_buf_puts(b, "<h2 id=\"sources\">Sources and transcripts</h2>\n");
 	for (size_t i = 0; i < n; i++)
 		kernel(&p, &c[i]);
-	ks_buf_printf(b, "<p class=\"note\">Made by ks-report --html (kernel-scientist %s).</p>\n<script>\n%s</script>\n"
-	    "</body>\n</html>\n", KS_VERSION, js);
+	written_at(when, sizeof when);
+	ks_buf_printf(b, "<p class=\"note\">Made by ks-report --html (kernel-scientist %s) at %s.</p>\n<script>\n%s"
+	    "</script>\n</body>\n</html>\n", KS_VERSION, when, js);
 out:
 	for (size_t i = 0; i < p.nshapes; i++)
 		free(p.shapes[i]);
