@@ -24,6 +24,9 @@
 #   parallel   a generation of K=5 under make -j1, -j2 and -j$(nproc) (the speed-ups)
 #   cost       prompt and reply sizes per stage over 5 generations
 #   judge      what the CPU judge costs a call: the floor it subtracts, and the rest
+#   ranking    two kernels 10 % apart, BENCH_RANK_RUNS (20) benches side by side and as many
+#              apart under two busy loops: how often each orders them right (target: side by
+#              side >= 19 of 20)
 #   search     BENCH_SEARCH_RUNS (3) runs of 10 generations of sgemm offline:
 #              each best kernel against OpenBLAS's cblas_sgemm on the same
 #              shapes, timed by the same harness in the same run (target
@@ -416,10 +419,93 @@ PY
 	say ""
 }
 
-for section in ${BENCH_SECTIONS:-overhead scale parallel cost search judge}; do
+# slower_seed: sgemm's seed doing a tenth of C's rows twice: the same C, a tenth more work
+slower_seed() {
+	echo 'static void sgemm_once(int, int, int, const float *, const float *, float *);'
+	sed 's/^sgemm(/sgemm_once(/' "$root/kernels/sgemm/seed.c"
+	cat <<'C'
+
+void
+sgemm(int M, int N, int K, const float *A, const float *B, float *C)
+{
+	sgemm_once(M, N, K, A, B, C);
+	/* the first tenth of C's rows again: the same values, a tenth more work */
+	sgemm_once(M / 10 > 0 ? M / 10 : 1, N, K, A, B, C);
+}
+C
+}
+
+# ranking: the power to rank two kernels whose true difference is about 10 % (the seed, and the seed doing a
+# tenth of C's rows twice) on a busy machine: BENCH_RANK_RUNS (20) side-by-side benches of the two, and as many
+# pairs of separate benches (each way round in turn), under two busy loops; how often each orders them right
+ranking() {
+	local pop=$work/rank a=$work/rank/gen-000/c0 b=$work/rank/gen-000/c1 runs=${BENCH_RANK_RUNS:-20} i hogs=()
+	local shapes=(--time-cap 0.5 --bench 256x256x256 --bench 512x384x320 --bench 200x640x448)
+	# one thread each: a tenth more rows is then a tenth more time (two threads would wait on one for them)
+	export OMP_NUM_THREADS=1
+	ks-init -p sgemm -t cpu -k 2 "$pop" >/dev/null 2>&1
+	mkdir -p "$a" "$b"
+	cp "$root/kernels/sgemm/seed.c" "$a/kernel.c"
+	slower_seed >"$b/kernel.c"
+	ks-build "$a" >/dev/null 2>&1
+	ks-build "$b" >/dev/null 2>&1
+	# idle first: what the difference is
+	for i in 1 2 3; do
+		"$a/runner" "${shapes[@]}" --versus "$b/worker" >"$work/rank-idle-$i.json"
+	done
+	for _ in 1 2; do
+		(while :; do :; done) &
+		hogs+=($!)
+	done
+	for i in $(seq "$runs"); do
+		"$a/runner" "${shapes[@]}" --versus "$b/worker" >"$work/rank-vs-$i.json"
+		if [ $((i % 2)) = 1 ]; then
+			"$a/runner" "${shapes[@]}" >"$work/rank-a-$i.json"
+			"$b/runner" "${shapes[@]}" >"$work/rank-b-$i.json"
+		else
+			"$b/runner" "${shapes[@]}" >"$work/rank-b-$i.json"
+			"$a/runner" "${shapes[@]}" >"$work/rank-a-$i.json"
+		fi
+	done
+	kill "${hogs[@]}"
+	wait "${hogs[@]}" 2>/dev/null || true
+	unset OMP_NUM_THREADS
+	python3 - "$work" "$runs" >"$work/rank.txt" <<'PY'
+import json, math, statistics, sys
+work, runs = sys.argv[1], int(sys.argv[2])
+load = lambda f: json.load(open("%s/%s.json" % (work, f)))
+score = lambda v: math.exp(sum(math.log(r["time_us"]) for r in v["results"]) / len(v["results"]))
+idle = [load("rank-idle-%d" % i)["versus"]["ratio"] for i in (1, 2, 3)]
+vs = [load("rank-vs-%d" % i)["versus"] for i in range(1, runs + 1)]
+apart = [score(load("rank-a-%d" % i)) / score(load("rank-b-%d" % i)) for i in range(1, runs + 1)]
+print("IDLE %s" % " ".join("%.3f" % r for r in idle))
+print("VS %d %d %.3f %.3f %.3f" % (sum(v["ratio"] < 1 for v in vs), sum(v["ci95"][1] < 1 for v in vs),
+    statistics.median(v["ratio"] for v in vs), min(v["ratio"] for v in vs), max(v["ratio"] for v in vs)))
+print("APART %d %.3f %.3f %.3f" % (sum(r < 1 for r in apart), statistics.median(apart), min(apart), max(apart)))
+PY
+	local idle vs_right vs_sure vs_med vs_lo vs_hi ap_right ap_med ap_lo ap_hi
+	idle=$(sed -n 's/^IDLE //p' "$work/rank.txt")
+	read -r _ vs_right vs_sure vs_med vs_lo vs_hi < <(grep '^VS' "$work/rank.txt")
+	read -r _ ap_right ap_med ap_lo ap_hi < <(grep '^APART' "$work/rank.txt")
+	say "## Ranking power on a busy machine"
+	say ""
+	say "Two kernels a true 10 % apart: sgemm's seed, and the seed doing the first tenth of C's rows twice (the same C,"
+	say "a tenth more work), one OpenMP thread each. Idle, side by side, the seed over the slower one read $idle (three benches). Then, under two"
+	say "busy loops (\`while :; do :; done\`, one per CPU here), $runs benches of the two side by side (\`runner --time-cap 0.5"
+	say "--bench 256x256x256 --bench 512x384x320 --bench 200x640x448 --versus WORKER\`) and $runs pairs of the same benches"
+	say "apart, each way round in turn, their two scores compared:"
+	say ""
+	say "| how | right order | median ratio | least | most | target | met |"
+	say "|---|---|---|---|---|---|---|"
+	say "| side by side | $vs_right of $runs ($vs_sure with the whole 95 % interval under 1) | $vs_med | $vs_lo | $vs_hi | >= 19 of 20 | $(met "$vs_right * 20" '>=' "19 * $runs") |"
+	say "| two scores apart | $ap_right of $runs | $ap_med | $ap_lo | $ap_hi | (beside it) | - |"
+	say ""
+}
+
+for section in ${BENCH_SECTIONS:-overhead scale parallel cost search judge ranking}; do
 	case $section in
-	overhead | scale | parallel | cost | search | judge) "$section" ;;
-	*) echo "bench/run.sh: BENCH_SECTIONS: no section '$section' (overhead scale parallel cost search judge)" >&2; exit 2 ;;
+	overhead | scale | parallel | cost | search | judge | ranking) "$section" ;;
+	*) echo "bench/run.sh: BENCH_SECTIONS: no section '$section' (overhead scale parallel cost search judge ranking)" >&2; exit 2 ;;
 	esac
 done
 

@@ -45,7 +45,7 @@ g001c1   g000c0   g000c0   incorrect               -        -       -  -
 g001c2   g000c0   g000c0   ok                  125.0    0.80x       -  -
 g002c0   g001c0   g001c2   pending                 -        -       -  UNROLL 1 -> 2
 pop: generations 0..2, 5 kernels, 3 correct; best g001c0 50.0 us, 2.00x the seed g000c0 (100.0 us)
-pop: plans' predicted uplift: 0 of 1 measured inside their range (0 %), 0 below, 1 above, +100.0 points from the middle on average; 0 failed
+pop: plans' predicted uplift: 0 of 1 measured inside their range (0 %), 0 below, 1 above, 2.00x the speed-up the middle promised (geometric mean); 0 failed
 T
 )"
 }

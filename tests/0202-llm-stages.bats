@@ -283,14 +283,14 @@ slot_report() {
 		u = (1 / $5 - 1) * 100
 		where = u < $2 ? "below" : u > $3 ? "above" : "inside"
 		noise = !(($7 < 1 && $5 < 0.975) || ($6 > 1 && $5 > 1 / 0.975))
-		n[where]++; err += u - ($2 + $3) / 2
+		n[where]++; lerr += log((1 + u / 100) / (1 + ($2 + $3) / 200))
 		printf "- generation 1, g001c%d from g000c0: \"%s\" (expected %+.0f%% to %+.0f%%): measured %+.1f%% timed side by side with its base (95%% interval %+.1f%% to %+.1f%%), %s (%.2f us, its base %.2f us benched alone)\n",
 			NR - 1, $1, $2, $3, u, (1 / $7 - 1) * 100, (1 / $6 - 1) * 100,
 			noise ? "within noise" : where " the range", $4, base }
 		END {
 			# the track record of the three plans, and hypotheses.json "calibration"
-			printf "Of the 3 plans measured so far, %d (%.0f %%) measured inside the uplift range they predicted, %d below it and %d above it; 0 more failed (wrong, crashed, did not build or were rejected). On average a measured plan came out %.1f points %s the middle of its range.\n",
-				n["inside"], 100 * n["inside"] / 3, n["below"], n["above"], (err < 0 ? -err : err) / 3, err < 0 ? "below" : "above" >"track"
+			printf "Of the 3 plans measured so far, %d (%.0f %%) measured inside the uplift range they predicted, %d below it and %d above it; 0 more failed (wrong, crashed, did not build or were rejected). On average (a geometric mean, so that one large speed-up does not drown the rest) a measured plan'"'"'s kernel ran %.2f times as fast as the middle of its range promised (an uplift of +100 %% is 2x the base'"'"'s speed; over 1: faster than promised, under 1: slower).\n",
+				n["inside"], 100 * n["inside"] / 3, n["below"], n["above"], exp(lerr / 3) >"track"
 			printf "{\"measured\":3,\"inside\":%d,\"below\":%d,\"above\":%d,\"failed\":0}\n", n["inside"], n["below"], n["above"] >"calibration"
 		}' >expected
 	assert_equal "$(wc -l <expected)" 3
@@ -305,12 +305,12 @@ slot_report() {
 	assert_output --partial "The plans are kept by these numbers: predict the range you expect to hit"
 	# generation 1's plans had no record before them; generation 2's had three
 	run jf pop/gen-001/hypotheses.json .calibration
-	assert_output '{"measured":0,"inside":0,"below":0,"above":0,"failed":0,"mean_error":0}'
-	run jf pop/gen-002/hypotheses.json '.calibration | del(.mean_error)'
+	assert_output '{"measured":0,"inside":0,"below":0,"above":0,"failed":0,"mean_error":0,"speed_ratio":1}'
+	run jf pop/gen-002/hypotheses.json '.calibration | del(.mean_error, .speed_ratio)'
 	assert_output "$(cat calibration)"
 	# the report says it for the run
 	run -0 ks-report pop
-	assert_line --regexp "^pop: plans' predicted uplift: [0-3] of 3 measured inside their range \([0-9]+ %\), [0-3] below, [0-3] above, [-+][0-9.]+ points from the middle on average; 0 failed$"
+	assert_line --regexp "^pop: plans' predicted uplift: [0-3] of 3 measured inside their range \([0-9]+ %\), [0-3] below, [0-3] above, [0-9]+\.[0-9]{2}x the speed-up the middle promised \(geometric mean\); 0 failed$"
 	# the base of generation 2 is g001c0 and its reference the seed: each kernel's code once
 	assert_equal "$(count hyp2-prompt code.c)" 1
 	assert_equal "$(count hyp2-prompt "$SEED")" 1

@@ -368,9 +368,9 @@ print_calibration(const char *root, const struct ks_cand *c, size_t n)
 	if (cal.measured == 0 && cal.failed == 0)
 		return;
 	printf("%s: plans' predicted uplift: %ld of %ld measured inside their range (%.0f %%), %ld below, %ld above, "
-	    "%+.1f points from the middle on average; %ld failed\n", root, cal.inside, cal.measured,
+	    "%.2fx the speed-up the middle promised (geometric mean); %ld failed\n", root, cal.inside, cal.measured,
 	    cal.measured ? 100.0 * (double)cal.inside / (double)cal.measured : 0, cal.below, cal.above,
-	    cal.mean_error, cal.failed);
+	    cal.speed_ratio, cal.failed);
 }
 
 /* What the run's LLM calls cost, from the ledger the LLM stages keep. */

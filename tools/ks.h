@@ -740,7 +740,16 @@ struct ks_calibration {
 	long inside, below, above;	/* of those, against [uplift_min, uplift_max] */
 	long failed;		/* plans whose kernel was benched and has no score */
 	double mean_error;	/* mean of measured minus the middle of the range, in points */
+	/*
+	 * the geometric mean of the measured speed-up over the one the middle
+	 * of the range promised (1 + uplift / 100 each): on a log scale, so
+	 * that one plan of +25,000 % does not drown the +-20 % of the rest;
+	 * 1 when none was measured
+	 */
+	double speed_ratio;
 };
+/* the speed-up a plan's uplift in percent stands for: +100 % is 2x; never below 0.01x (a range below -99 %) */
+double ks_uplift_factor(double pct);
 /* k's measured uplift over its base in percent (side by side where k was timed beside it): 1, or 0 when either has no score */
 int ks_plan_uplift(const struct ks_cand *c, size_t n, const struct ks_cand *k, double *pct);
 /* where pct fell against plan's [uplift_min, uplift_max]: -1 below, 0 inside, 1 above */

@@ -34,10 +34,18 @@ ks_plan_against_range(const cJSON *plan, double pct)
 	return pct < lo ? -1 : pct > hi ? 1 : 0;
 }
 
+double
+ks_uplift_factor(double pct)
+{
+	double f = 1 + pct / 100;
+
+	return f > 0.01 ? f : 0.01;
+}
+
 void
 ks_calibrate(const struct ks_cand *c, size_t n, struct ks_calibration *cal)
 {
-	double err = 0, pct, lo, hi;
+	double err = 0, lerr = 0, pct, lo, hi;
 	int where;
 
 	memset(cal, 0, sizeof(*cal));
@@ -59,8 +67,10 @@ ks_calibrate(const struct ks_cand *c, size_t n, struct ks_calibration *cal)
 		ks_json_num(plan, "uplift_min", NULL, &lo);
 		ks_json_num(plan, "uplift_max", NULL, &hi);
 		err += pct - (lo + hi) / 2;
+		lerr += log(ks_uplift_factor(pct) / ks_uplift_factor((lo + hi) / 2));
 	}
 	cal->mean_error = cal->measured ? err / (double)cal->measured : 0;
+	cal->speed_ratio = cal->measured ? exp(lerr / (double)cal->measured) : 1;
 }
 
 cJSON *
@@ -74,5 +84,6 @@ ks_calibration_json(const struct ks_calibration *cal)
 	cJSON_AddNumberToObject(j, "above", (double)cal->above);
 	cJSON_AddNumberToObject(j, "failed", (double)cal->failed);
 	cJSON_AddNumberToObject(j, "mean_error", round(cal->mean_error * 10) / 10);
+	cJSON_AddNumberToObject(j, "speed_ratio", round(cal->speed_ratio * 1000) / 1000);
 	return j;
 }

@@ -603,10 +603,11 @@ ks_ctx_track_record(const struct ks_calibration *calp)
 		return ks_estrdup("No plan has been measured yet.");
 	return ks_easprintf("Of the %ld plans measured so far, %ld (%.0f %%) measured inside the uplift range they "
 	    "predicted, %ld below it and %ld above it; %ld more failed (wrong, crashed, did not build or were "
-	    "rejected). On average a measured plan came out %.1f points %s the middle of its range. The plans are "
-	    "kept by these numbers: predict the range you expect to hit, not the one that gets a plan kept.",
+	    "rejected). On average (a geometric mean, so that one large speed-up does not drown the rest) a measured "
+	    "plan's kernel ran %.2f times as fast as the middle of its range promised (an uplift of +100 %% is 2x "
+	    "the base's speed; over 1: faster than promised, under 1: slower). The plans are kept by these numbers: predict the range you expect to hit, not the one that gets a plan kept.",
 	    cal.measured, cal.inside, cal.measured ? 100.0 * (double)cal.inside / (double)cal.measured : 0,
-	    cal.below, cal.above, cal.failed, fabs(cal.mean_error), cal.mean_error < 0 ? "below" : "above");
+	    cal.below, cal.above, cal.failed, cal.speed_ratio);
 }
 
 /* One finding in full: the plan, what it expected, what it measured (and against the range) or why it failed. */

@@ -788,9 +788,9 @@ calibration(struct page *p)
 	if (cal.measured == 0 && cal.failed == 0)
 		return;
 	ks_buf_printf(&p->b, "<p>Plans' predicted uplift: %ld of %ld measured inside their range (%.0f %%), %ld below, "
-	    "%ld above, %+.1f points from the middle on average; %ld failed.</p>\n", cal.inside, cal.measured,
-	    cal.measured ? 100.0 * (double)cal.inside / (double)cal.measured : 0, cal.below, cal.above, cal.mean_error,
-	    cal.failed);
+	    "%ld above, %.2fx the speed-up the middle promised (geometric mean); %ld failed.</p>\n", cal.inside,
+	    cal.measured, cal.measured ? 100.0 * (double)cal.inside / (double)cal.measured : 0, cal.below, cal.above,
+	    cal.speed_ratio, cal.failed);
 }
 
 /* ---- the tokens by stage ---- */
