@@ -131,7 +131,7 @@ slot_report() {
 		def count($text): if . == "" then 0 else split($text) | length - 1 end;
 		$h[0].plans[$pi] as $plan | $cand[0] as $cand | $build[0] as $build | $bench[0] as $bench
 		| [$log[] | select(.model == "impl") | .body.messages[1].content
-			| select(contains($plan.description))] as $hits
+			| select(contains("## The experiment plan: \($plan.title)\n"))] as $hits
 		| ($hits[0] // "") as $p
 		| "requests with the plan: \($hits | length)",
 		  "seed shown (the reference is the base: once): \($p | count($seed))",
@@ -194,6 +194,18 @@ slot_report() {
 	prompt 3 >impl-prompt
 	run cat impl-prompt
 	assert_output --partial "the list does not bind you: change the value to any other,"
+	# and the generation's other kept plans, each with its slot, not its own
+	local own slot title
+	own=$(sed -n 's/^## The experiment plan: //p' impl-prompt)
+	assert_output --partial "## The generation's other plans"
+	for slot in 0 1 2; do
+		title=$(jq -r --argjson s "$slot" '.plans[.chosen[$s]].title' pop/gen-001/hypotheses.json)
+		if [ "$title" = "$own" ]; then
+			refute_output --partial "- slot c$slot: "
+		else
+			assert_output --partial "- slot c$slot: \"$title\": "
+		fi
+	done
 
 	# the plans kept by the rule, and each slot asked with its own plan
 	run jf pop/gen-001/hypotheses.json .chosen .base .model .usage '.plans | length' \

@@ -123,10 +123,11 @@ plan_text(const cJSON *plan, const char *key)
  */
 static char *
 ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, const struct ks_cand *base,
-    const struct ks_cand *ref, const cJSON *plan, struct ks_cand *c, size_t n, char **rejected, cJSON **form)
+    const struct ks_cand *ref, const cJSON *h, const cJSON *plan, struct ks_cand *c, size_t n, char **rejected,
+    cJSON **form)
 {
 	char *task = NULL, *target = NULL, *bcode = NULL, *rcode = NULL, *prompt = NULL, *knowledge = NULL;
-	char *btimes = NULL, *rsection = NULL, *reason = NULL, *warnings = NULL, *gdir = NULL;
+	char *btimes = NULL, *rsection = NULL, *reason = NULL, *warnings = NULL, *gdir = NULL, *others = NULL;
 	char *title = plan_text(plan, "title"), *desc = plan_text(plan, "description"), *rubric = plan_text(plan, "rubric");
 	const char *entry_point = ks_json_str(p->json, "entry_point", p->path);
 	struct ks_code_check cc = { .entry = p->entry_name,
@@ -141,12 +142,13 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, 
 	gdir = ks_gen_dir(s->root, s->gen);
 	reason = ks_ctx_selection_reason(gdir);
 	warnings = ks_ctx_build_warnings(base);
+	others = ks_ctx_other_plans(h, s->slot);
 	const char *keys[] = { "task", "target", "entry_point", "language", "base_id", "base_code", "reference_id",
 		"reference_code", "plan_title", "plan_description", "plan_rubric", "knowledge", "base_times",
-		"reference", "selection_reason", "base_warnings" };
+		"reference", "selection_reason", "base_warnings", "other_plans" };
 	const char *vals[] = { task, target, entry_point, s->ext, base->id, bcode, ref->id, rcode, title,
-		desc, rubric, knowledge, btimes, rsection, reason, warnings };
-	if (!(prompt = ks_prompt_render("implement", keys, vals, 16)) || ks_mkdir_p(s->dir) < 0)
+		desc, rubric, knowledge, btimes, rsection, reason, warnings, others };
+	if (!(prompt = ks_prompt_render("implement", keys, vals, 17)) || ks_mkdir_p(s->dir) < 0)
 		goto out;
 	cc.base = bcode;
 	if (ks_ask(llm, prompt, s->dir, "implement", ks_check_code, &cc, rejected) != 1) {
@@ -167,6 +169,7 @@ out:
 	free(reason);
 	free(gdir);
 	free(warnings);
+	free(others);
 	free(title);
 	free(desc);
 	free(rubric);
@@ -366,7 +369,7 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 		ks_warnx("'%s': plan %ld has no \"changes\" for the offline proposer to apply: "
 		    "configure an LLM (KS_LLM_PROVIDER, KS_LLM_URL, KS_MODEL)", where, idx);
 		goto out;
-	} else if (!(src = ask_model(s, &llm, &p, base, ref, plan, c, n, rejected, &form)) && !*rejected) {
+	} else if (!(src = ask_model(s, &llm, &p, base, ref, h, plan, c, n, rejected, &form)) && !*rejected) {
 		goto out;
 	} else if (src && !(src = repaired(s, &llm, &p, plan, tries, src, repairs))) {
 		goto out;

@@ -766,6 +766,8 @@ char *ks_ctx_reference(const struct ks_problem *p, const struct ks_cand *base, c
     const char *rcode);
 char *ks_ctx_selection_reason(const char *gdir);   /* gdir/select.json's reason, or "(no reason given)" */
 char *ks_ctx_build_warnings(const struct ks_cand *base);   /* its build's warnings, under a heading; "" if none */
+/* the plans hypotheses h keeps for the generation's other slots than slot, under a heading; "" if none */
+char *ks_ctx_other_plans(const cJSON *h, long slot);
 /* prompts/knowledge and the problem's knowledge/, each with its <target>/ notes */
 char *ks_ctx_knowledge(const struct ks_problem *p, const char *target);
 /* the problem's task file, with only this target's "(target T)" sections */

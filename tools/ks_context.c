@@ -819,6 +819,35 @@ ks_ctx_selection_reason(const char *gdir)
 }
 
 /*
+ * The generation's other kept plans, each with its slot, title and
+ * description: a plan may build on another ("as in the pre-pass plan"),
+ * and an implementer that sees only its own cannot tell which that is.
+ */
+char *
+ks_ctx_other_plans(const cJSON *h, long slot)
+{
+	const cJSON *chosen = cJSON_GetObjectItemCaseSensitive(h, "chosen");
+	const cJSON *plans = cJSON_GetObjectItemCaseSensitive(h, "plans");
+	struct ks_buf b = { 0 };
+	long s = 0;
+	const cJSON *idx;
+
+	ks_buf_puts(&b, "");
+	cJSON_ArrayForEach(idx, chosen) {
+		const cJSON *plan = cJSON_IsNumber(idx) ? cJSON_GetArrayItem(plans, (int)idx->valuedouble) : NULL;
+		const char *title = ks_json_str(plan, "title", NULL), *desc = ks_json_str(plan, "description", NULL);
+
+		if (s++ == slot || !title)
+			continue;
+		if (!b.len)
+			ks_buf_puts(&b, "\n## The generation's other plans\n\nBeside this one, these plans are carried out on "
+			    "the same base at the same time, each by a call of its own (their code is not written yet):\n\n");
+		ks_buf_printf(&b, "- slot c%ld: \"%s\": %s\n", s - 1, title, desc ? desc : "");
+	}
+	return b.s;
+}
+
+/*
  * The warnings of the base's own build (build.json's diagnostics as a
  * model is shown them, ks_compile_for_model: the lines that say
  * "warning", each with the indented lines under it), under a heading; ""
