@@ -1,6 +1,6 @@
 # pipeline.mk - the evolution loop as make rules.
 #
-#   make generation N=5 [POP=population] [PROBLEM=sgemm] [TARGET=cpu] [K=3] [KS_PROFILE=1]
+#   make generation N=5 [POP=population] [PROBLEM=sgemm] [TARGET=cpu] [K=3] [KS_PROFILE=0|1|auto]
 #
 # makes generation 5 and every missing generation before it.  Each stage
 # is a file written by one tool (ks-x -o $@), so an interrupted run
@@ -16,7 +16,7 @@
 #
 #   gen-000/c0/candidate.json   ks-implement (the problem's seed)
 #   gen-NNN/select.json         ks-select     <- every bench.json of gen NNN-1
-#   gen-NNN/hypotheses.json     ks-hypothesize (after ks-profile on the base, with KS_PROFILE=1)
+#   gen-NNN/hypotheses.json     ks-hypothesize (after ks-profile on the base, where a profiler runs)
 #   gen-NNN/cS/candidate.json   ks-implement  (kernel.<ext> beside it)
 #   gen-NNN/cS/build.json       ks-build
 #   gen-NNN/cS/bench.json       ks-bench
@@ -44,6 +44,10 @@ POP ?= population
 PROBLEM ?= sgemm
 TARGET ?= cpu
 K ?= 3
+# KS_PROFILE: auto (profile each generation's base where the target has a
+# profiler: the GPUs), 1 (always run ks-profile, which says why where none
+# runs), 0 (never)
+KS_PROFILE ?= auto
 # KS_BIN, the tools' folder, and KS_BUILD, the target that builds them:
 # the Makefile sets tools and tools; installed, <prefix>/bin and nothing
 # (and the source tree's pipeline.mk run with make -f, its built tools/).
@@ -60,6 +64,9 @@ $(error N is not set: say which generation to make, e.g. make generation N=5)
 endif
 ifeq ($(shell echo '$(N)' | grep -Ex '[0-9]{1,3}'),)
 $(error N must be a generation number from 0 to 999, not '$(N)')
+endif
+ifeq ($(filter 0 1 auto,$(KS_PROFILE)),)
+$(error KS_PROFILE must be 0, 1 or auto, not '$(KS_PROFILE)')
 endif
 ifeq ($(shell echo '$(K)' | grep -Ex '[1-5]'),)
 $(error K must be a number of candidates from 1 to 5, not '$(K)')
@@ -119,10 +126,11 @@ $(POP)/gen-$1/select.json: | $(call ks_ends,$(call ks_prev,$1))
 	@$$(KS_BIN)/ks-report -g $(call ks_prev,$1) '$(POP)'
 	$$(KS_BIN)/ks-select -o $$@ $$(@D)
 
-# gen-$1/hypotheses.json: the K kept plans, from select.json (with KS_PROFILE=1, after
-# ks-profile has profiled the base into its profile.json, for the hypothesize prompt)
+# gen-$1/hypotheses.json: the K kept plans, from select.json (unless KS_PROFILE=0, after
+# ks-profile has profiled the base into its profile.json, for the hypothesize prompt;
+# with auto, ks-profile does nothing on a target without a profiler)
 $(POP)/gen-$1/hypotheses.json: $(POP)/gen-$1/select.json
-	$(if $(filter 1,$(KS_PROFILE)),$$(KS_BIN)/ks-profile $$(@D) && )$$(KS_BIN)/ks-hypothesize -o $$@ $$(@D)
+	$(if $(filter 0,$(KS_PROFILE)),,KS_PROFILE=$(KS_PROFILE) $$(KS_BIN)/ks-profile $$(@D) && )$$(KS_BIN)/ks-hypothesize -o $$@ $$(@D)
 
 # gen-$1/cS/candidate.json (and kernel): plan S implemented, from hypotheses.json
 $(addsuffix /candidate.json,$(call ks_cands,$1)): $(POP)/gen-$1/hypotheses.json

@@ -73,7 +73,7 @@ teardown() {
 	rm pop/gen-001/hypotheses.json
 	KS_LLM_CACHE=off run -0 ks-hypothesize pop/gen-001
 	run llm_request 2 '.body.messages[1].content'
-	assert_output --partial $'## What the profiler says of the base\n\nNo profile of the base g000c0 (make generation KS_PROFILE=1 profiles each base where Nsight Compute runs).\n'
+	assert_output --partial $'## What the profiler says of the base\n\nNo profile of the base g000c0 (make generation profiles each base where a profiler runs, unless KS_PROFILE=0).\n'
 }
 
 @test "given POP/gen-NNN, ks-profile profiles the base select.json names, once per kernel" {
@@ -117,6 +117,29 @@ teardown() {
 		"no profiler for target cpu: ks-profile runs Nsight Compute on NVIDIA GPUs and rocprofv3 on AMD GPUs"
 	run -0 make -s --no-print-directory -C "$KS_ROOT" generation N=1 K=1 POP="$PWD/plain"
 	assert_file_not_exists plain/gen-000/c0/profile.json
+}
+
+@test "by default (KS_PROFILE=auto) make profiles each base where a profiler runs, and on the CPU writes nothing" {
+	# (before: the base was profiled only with KS_PROFILE=1, so a model on a GPU saw no profile by default)
+	mkdir -p pop/gen-001
+	jq -n '{base: "g000c0", reference: "g000c0", reason: "the seed"}' >pop/gen-001/select.json
+	run -0 make -n -s --no-print-directory -C "$KS_ROOT" ks-pipeline N=1 K=1 POP="$PWD/pop"
+	assert_output --regexp "KS_PROFILE=auto [^ ]*/ks-profile $PWD/pop/gen-001 && [^ ]*/ks-hypothesize -o $PWD/pop/gen-001/hypotheses.json"
+	run -0 make -n -s --no-print-directory -C "$KS_ROOT" ks-pipeline N=1 K=1 POP="$PWD/pop" KS_PROFILE=0
+	refute_output --partial ks-profile
+	# ks-profile itself, as make runs it: the GPU's base profiled, the CPU's left alone
+	KS_PROFILE=auto run -0 ks-profile pop/gen-001
+	assert_equal "$(jget pop/gen-000/c0/profile.json .profiler)" ncu
+	ks-init -p sgemm -t cpu -k 1 cpu >/dev/null
+	ks-implement cpu/gen-000/c0
+	cp pop/gen-000/c0/bench.json cpu/gen-000/c0/
+	KS_PROFILE=auto run -0 --separate-stderr ks-profile cpu/gen-000/c0
+	assert_equal "$stderr" ""
+	assert_file_not_exists cpu/gen-000/c0/profile.json
+	# a value make does not know is refused before anything runs
+	run -2 make -s --no-print-directory -C "$KS_ROOT" generation N=1 K=1 POP="$PWD/bad" KS_PROFILE=yes
+	assert_output --partial "KS_PROFILE must be 0, 1 or auto, not 'yes'"
+	assert_file_not_exists bad/run.json
 }
 
 # amd_pop: the fp8-mm seed for hip-amd, benched ok as in setup, and a fake rocprofv3

@@ -221,12 +221,18 @@ new_record(const struct prof *pr)
 	return rec;
 }
 
+/* the profiler of target t's device; NULL where it has none (the CPU, an external evaluator) */
+static const struct ks_profiler *
+target_profiler(const struct ks_target *t)
+{
+	return strcmp(t->device, "nvidia") == 0 ? &ks_ncu : strcmp(t->device, "amd") == 0 ? &ks_rocprof : NULL;
+}
+
 /* profile.json for pr, or NULL on a tool error (said) */
 static cJSON *
 profile(struct prof *pr)
 {
-	const struct ks_profiler *pf = strcmp(pr->target->device, "nvidia") == 0 ? &ks_ncu :
-	    strcmp(pr->target->device, "amd") == 0 ? &ks_rocprof : NULL;
+	const struct ks_profiler *pf = target_profiler(pr->target);
 	char *tool = NULL, *skipped = NULL;
 	cJSON *rec = new_record(pr);
 
@@ -301,6 +307,39 @@ up_to_date(const char *path, const char *sha)
 	return same;
 }
 
+/*
+ * Whether make's default (KS_PROFILE=auto) leaves operand alone: its
+ * run's target has no profiler.  A profile.json saying so every
+ * generation would tell the model nothing, and under KS_LAUNCH the
+ * launch would cost a job.  1: leave it; 0: profile it; -1: operand
+ * does not load (said).
+ */
+static int
+auto_skips(const char *operand)
+{
+	const char *mode = getenv("KS_PROFILE");
+	const struct ks_target *t;
+	struct ks_run r;
+	char *dir, *root = NULL;
+	long gen, slot;
+	int skip = -1;
+
+	if (!mode || strcmp(mode, "auto") != 0)
+		return 0;
+	if (!(dir = cand_to_profile(operand)) || ks_cand_dir_parse(dir, &root, &gen, &slot) < 0) {
+		free(dir);
+		return -1;
+	}
+	if (ks_run_load(root, &r) == 0) {
+		if ((t = ks_target_find(r.target)))
+			skip = !target_profiler(t);
+		ks_run_free(&r);
+	}
+	free(root);
+	free(dir);
+	return skip;
+}
+
 static int
 run(const char *operand, const char *out)
 {
@@ -363,13 +402,17 @@ main(int argc, char *argv[])
 	    "  names) with Nsight Compute: one call on the benchmark shape furthest\n"
 	    "  from the speed of light, and writes pop/gen-NNN/cS/profile.json with\n"
 	    "  occupancy, DRAM and SM throughput, warp stalls and bank conflicts.\n"
-	    "  Where no profiler runs, profile.json says why (\"skipped\"), exit 0.\n"
+	    "  Where no profiler runs, profile.json says why (\"skipped\"), exit 0;\n"
+	    "  with KS_PROFILE=auto (make's default), on a target without one\n"
+	    "  (the CPU) it writes nothing.\n"
 	    "  Environment: KS_LAUNCH, a launcher that runs ks-profile itself on the\n"
 	    "  machine with the GPU (e.g. 'srun --gres=gpu:1 -N1 -n1'), as ks-bench.\n", &out);
 	/* KS_LAUNCH: ks-profile again, whole, on the node that has the device, as ks-bench */
 	const char *args[4] = { "-o", out, dir, NULL };
 	const char *const *again = out ? args : args + 2;
 
+	if ((rval = auto_skips(dir)) != 0)
+		return rval < 0 || ks_fclose_stdout() < 0;
 	if ((rval = ks_launch("KS_LAUNCH", (char *const *)again, dir)) < 0)
 		rval = ks_launch_note(-1) < 0 ? 1 : run(dir, out);
 	if (ks_launch_note(rval) < 0)

@@ -318,8 +318,8 @@ ks_ctx_profile(const struct ks_cand *base)
 	sha = kpath ? ks_sha256_file(kpath) : NULL;
 	was = ks_json_str(j, "kernel_sha256", NULL);
 	if (!j || !sha || !was || strcmp(sha, was) != 0) {
-		out = ks_easprintf("No profile of the base %s (make generation KS_PROFILE=1 profiles each base where "
-		    "Nsight Compute runs).", base->id);
+		out = ks_easprintf("No profile of the base %s (make generation profiles each base where "
+		    "a profiler runs, unless KS_PROFILE=0).", base->id);
 		goto done;
 	}
 	if ((skipped = ks_json_str(j, "skipped", NULL))) {
