@@ -129,8 +129,12 @@ hyp_prompt() {
 	export KS_KERNELS_DIR=$PWD/kernels
 	make_pop pop
 	fake_cand pop 0 0 ok 100 ''
-	llm_server_start "$(jq -nc '{fixture: [{content: ({base: "g000c0", reference: "g000c0", reason: "r"} | tojson)}]}')"
-	run -0 ks-select pop/gen-001
+	# (the stages that write plans and code get the task whole; select its opening alone)
+	mkdir -p pop/gen-001
+	jq -n '{base: "g000c0", reference: "g000c0", reason: "the seed"}' >pop/gen-001/select.json
+	plans_reply plans.json
+	llm_server_start "$(jq -nc --rawfile p plans.json '{fixture: [{content: $p}]}')"
+	run -0 ks-hypothesize pop/gen-001
 	run -0 llm_request 1 '.body.messages[1].content'
 	assert_output --partial $'# sgemm\n\nFor everyone.\n\n## Build\n\ncc, for the CPU.\n\n## Score\n\nLower is better.\n'
 	refute_output --partial "nvcc."

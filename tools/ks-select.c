@@ -58,7 +58,7 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 {
 	struct ks_problem p;
 	struct pick pk = { c, n, NULL };
-	char *pop = NULL, *task = NULL, *target = NULL, *prompt = NULL, *why = NULL, *g;
+	char *pop = NULL, *task = NULL, *summary = NULL, *target = NULL, *prompt = NULL, *why = NULL, *g;
 	cJSON *sel = NULL;
 	size_t budget;
 	int rc;
@@ -69,10 +69,12 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 	if (ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_task(&p, run->target)) ||
 	    !(target = ks_ctx_target(run->target, c, n)))
 		goto out;
+	/* choosing two kernels needs what they compute, not how to write one (the 7 KB of fp8-mm's task) */
+	summary = ks_ctx_task_summary(task);
 	pop = ks_ctx_population(c, n, &p, NULL, NULL, budget);
-	const char *keys[] = { "generation", "task", "target", "population" };
-	const char *vals[] = { g, task, target, pop };
-	if (!(prompt = ks_prompt_render("select", keys, vals, 4)) || ks_mkdir_p(dir) < 0)
+	const char *keys[] = { "generation", "task_summary", "task", "target", "population" };
+	const char *vals[] = { g, summary, task, target, pop };
+	if (!(prompt = ks_prompt_render("select", keys, vals, 5)) || ks_mkdir_p(dir) < 0)
 		goto out;
 	if ((rc = ks_ask(llm, prompt, dir, "select", check_reply, &pk, &why)) < 0)
 		goto out;
@@ -95,6 +97,7 @@ out:
 	free(prompt);
 	free(pop);
 	free(task);
+	free(summary);
 	free(target);
 	ks_problem_free(&p);
 	return sel;

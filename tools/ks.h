@@ -772,6 +772,8 @@ char *ks_ctx_other_plans(const cJSON *h, long slot);
 char *ks_ctx_knowledge(const struct ks_problem *p, const char *target);
 /* the problem's task file, with only this target's "(target T)" sections */
 char *ks_ctx_task(const struct ks_problem *p, const char *target);
+/* the task's opening (before its first "## " section), with a line saying the rest goes elsewhere */
+char *ks_ctx_task_summary(const char *task);
 char *ks_ctx_file(const struct ks_problem *p, const char *key);  /* a problem file's text */
 /* Checks a reply: 0 and keeps what it needs in ctx, or -1 and sets *why (caller frees). */
 typedef int (*ks_check_fn)(const char *text, void *ctx, char **why);

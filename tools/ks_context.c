@@ -1048,6 +1048,28 @@ ks_ctx_task(const struct ks_problem *p, const char *target)
 }
 
 /*
+ * The task's opening, for a stage that chooses among kernels and writes
+ * none (select): what is computed, without the layouts, entry point,
+ * build and scoring rules, which the stages that write plans and code
+ * get whole.  task is ks_ctx_task's text; the result is allocated.
+ */
+char *
+ks_ctx_task_summary(const char *task)
+{
+	const char *end = task;
+
+	/* up to the first "## " section: the title and what the problem computes */
+	while ((end = strstr(end, "## ")) && end != task && end[-1] != '\n')
+		end += 3;
+	if (!end)
+		return ks_estrdup(task);
+	while (end > task && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	return ks_easprintf("%.*s\n\n(The rest of the task, its data layouts, entry point, build and scoring rules, "
+	    "goes to the stages that write plans and code.)\n", (int)(end - task), task);
+}
+
+/*
  * The re-ask after an unusable reply.  The model sees its reply and what
  * was wrong with it, as [prompt, reply, note]; but never an empty
  * assistant turn (Anthropic and Gemini refuse one with a 400) nor a reply
