@@ -710,6 +710,45 @@ long_base() {
 	refute_output --partial "The reference kernel is the base itself"
 }
 
+@test "implement shows a kernel the plan names, a failed one too, with its code and why it failed; the reference's code only where the plan draws on it or it fits" {
+	# (before: a failed kernel could never be shown, so a plan building on its wgmma loop had it written from scratch
+	# again; and the reference's code went to every implement prompt, whatever it cost)
+	use three
+	echo '__attribute__((unused)) static int g001c1_marker;' >>pop/gen-001/c1/kernel.c
+	jq '.message = "shape 8x8x8: C[3][5] = 1.5, expected 2.25 (out of tolerance)"' pop/gen-001/c1/bench.json >b &&
+		mv b pop/gen-001/c1/bench.json
+	mkdir -p pop/gen-002
+	jq -n '{base: "g001c0", reference: "g000c0", reason: "fastest"}' >pop/gen-002/select.json
+	# plan 0 (slot c1) builds on g001c1; plan 1 (slot c0) names nothing; plan 2 (slot c2) the reference
+	plans_reply plans.json '.plans[0].description = "take the blocking of g001c1, which failed on rounding, and fix its sum"
+		| .plans[2].rubric = "copy the reference kernel'"'"'s inner loop"'
+	serve hyp=plans.json impl=code.md,code.md,code.md
+	run -0 ks-hypothesize pop/gen-002
+	# a budget the base and the reference together pass (each kernel is about 8,000 characters), one alone does not
+	export KS_CONTEXT_CHARS=12000
+	for s in 0 1 2; do run -0 ks-implement pop/gen-002/c$s; done
+	prompt 3 >named
+	run cat named
+	assert_output --partial $'## g001c1, which the plan names (status incorrect)\n\nIt failed: shape 8x8x8: C[3][5] = 1.5, expected 2.25 (out of tolerance)\n\n```c\n'
+	assert_output --partial "static int g001c1_marker;"
+	assert_output --partial $'## The reference kernel, g000c0\n\nMeasured: score 100.00 us ±2.0 %'
+	assert_output --partial "Its code is left out: the plan does not refer to it, and with the base's it would pass KS_CONTEXT_CHARS."
+	prompt 2 >plain
+	run cat plain
+	refute_output --partial "which the plan names"
+	refute_output --partial "g001c1_marker"
+	assert_output --partial "Its code is left out"
+	prompt 4 >ref
+	assert_equal "$(count ref pop/gen-000/c0/kernel.c)" 1
+	run cat ref
+	assert_output --partial $'## A reference kernel worth learning from, g000c0\n\nMeasured:'
+	# with room for both, the reference's code is shown whatever the plan says
+	rm pop/gen-002/c0/candidate.json pop/gen-002/c0/kernel.c
+	KS_CONTEXT_CHARS=16000 KS_LLM_CACHE=off run -0 ks-implement pop/gen-002/c0
+	prompt 5 >roomy
+	assert_equal "$(count roomy pop/gen-000/c0/kernel.c)" 1
+}
+
 @test "every kernel shown carries its share of the speed of light; hypothesize says how far the base is, and where" {
 	use three
 	# the seed: 50 %, 10 % and 75 % of SOL (33.5 % overall); g001c0: 80 % on each shape

@@ -128,27 +128,33 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, 
 {
 	char *task = NULL, *target = NULL, *bcode = NULL, *rcode = NULL, *prompt = NULL, *knowledge = NULL;
 	char *btimes = NULL, *rsection = NULL, *reason = NULL, *warnings = NULL, *gdir = NULL, *others = NULL;
+	char *named = NULL, *all = NULL;
 	char *title = plan_text(plan, "title"), *desc = plan_text(plan, "description"), *rubric = plan_text(plan, "rubric");
+	size_t budget;
 	const char *entry_point = ks_json_str(p->json, "entry_point", p->path);
 	struct ks_code_check cc = { .entry = p->entry_name,
 		.forbidden = cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
 
-	if (!entry_point || !(task = ks_ctx_task(p, s->run.target)) || !(target = ks_ctx_target(s->run.target, c, n)) ||
-	    !(bcode = ks_cand_code(base)) || !(rcode = ks_cand_code(ref)))
+	if (!entry_point || ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_task(p, s->run.target)) ||
+	    !(target = ks_ctx_target(s->run.target, c, n)) || !(bcode = ks_cand_code(base)) || !(rcode = ks_cand_code(ref)))
 		goto out;
 	knowledge = ks_ctx_knowledge(p, s->run.target);
 	btimes = ks_ctx_times(base, p);
-	rsection = ks_ctx_reference(p, base, ref, s->ext, rcode);
+	all = ks_easprintf("%s\n%s\n%s", title, desc, rubric);
+	/* the reference's code where the plan draws on it, or where it costs little */
+	rsection = ks_ctx_reference(p, base, ref, s->ext,
+	    ks_ctx_show_reference(all, ref, strlen(bcode), strlen(rcode), budget) ? rcode : NULL);
+	named = ks_ctx_named_kernels(all, c, n, base, ref, p, s->ext, budget);
 	gdir = ks_gen_dir(s->root, s->gen);
 	reason = ks_ctx_selection_reason(gdir);
 	warnings = ks_ctx_build_warnings(base);
 	others = ks_ctx_other_plans(h, s->slot);
 	const char *keys[] = { "task", "target", "entry_point", "language", "base_id", "base_code", "reference_id",
 		"reference_code", "plan_title", "plan_description", "plan_rubric", "knowledge", "base_times",
-		"reference", "selection_reason", "base_warnings", "other_plans" };
+		"reference", "selection_reason", "base_warnings", "other_plans", "named_kernels" };
 	const char *vals[] = { task, target, entry_point, s->ext, base->id, bcode, ref->id, rcode, title,
-		desc, rubric, knowledge, btimes, rsection, reason, warnings, others };
-	if (!(prompt = ks_prompt_render("implement", keys, vals, 17)) || ks_mkdir_p(s->dir) < 0)
+		desc, rubric, knowledge, btimes, rsection, reason, warnings, others, named };
+	if (!(prompt = ks_prompt_render("implement", keys, vals, 18)) || ks_mkdir_p(s->dir) < 0)
 		goto out;
 	cc.base = bcode;
 	if (ks_ask(llm, prompt, s->dir, "implement", ks_check_code, &cc, rejected) != 1) {
@@ -170,6 +176,8 @@ out:
 	free(gdir);
 	free(warnings);
 	free(others);
+	free(named);
+	free(all);
 	free(title);
 	free(desc);
 	free(rubric);

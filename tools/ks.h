@@ -761,9 +761,14 @@ char *ks_ctx_track_record(const struct ks_calibration *cal);
 char *ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget);
 /* prompts/targets/<t>-<arch>.md or <t>.md, the architecture built, the device benched on */
 char *ks_ctx_target(const char *target, const struct ks_cand *c, size_t n);
-/* the reference's times and code in a fence of ext, or a line saying it is the base */
+/* the reference's times and code in a fence of ext (rcode NULL: a line saying it is left out), or a line saying it is the base */
 char *ks_ctx_reference(const struct ks_problem *p, const struct ks_cand *base, const struct ks_cand *ref, const char *ext,
     const char *rcode);
+/* whether implement shows ref's code: the plan's text names it or the reference, or both codes fit budget */
+int ks_ctx_show_reference(const char *plan, const struct ks_cand *ref, size_t base_len, size_t ref_len, size_t budget);
+/* the kernels the plan's text names by id (not base, not ref), each with its code and times or failure; "" if none */
+char *ks_ctx_named_kernels(const char *plan, const struct ks_cand *c, size_t n, const struct ks_cand *base,
+    const struct ks_cand *ref, const struct ks_problem *p, const char *ext, size_t budget);
 char *ks_ctx_selection_reason(const char *gdir);   /* gdir/select.json's reason, or "(no reason given)" */
 char *ks_ctx_build_warnings(const struct ks_cand *base);   /* its build's warnings, under a heading; "" if none */
 /* the plans hypotheses h keeps for the generation's other slots than slot, under a heading; "" if none */

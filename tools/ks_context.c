@@ -786,7 +786,8 @@ ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget)
 /*
  * The reference's part of a prompt: its times and code (rcode, in a
  * fence of language ext), or, when it is the base itself (generation 1),
- * a line saying so: the kernel is shown once.
+ * a line saying so: the kernel is shown once.  rcode NULL: its code is
+ * left out (ks_ctx_show_reference), and a line says why.
  */
 char *
 ks_ctx_reference(const struct ks_problem *p, const struct ks_cand *base, const struct ks_cand *ref, const char *ext,
@@ -798,10 +799,81 @@ ks_ctx_reference(const struct ks_problem *p, const struct ks_cand *base, const s
 		return ks_easprintf("The reference kernel is the base itself, %s: there is no other to learn from "
 		    "yet.\n", base->id);
 	times = ks_ctx_times(ref, p);
-	out = ks_easprintf("## A reference kernel worth learning from, %s\n\nMeasured: %s\n\n```%s\n%s```\n",
-	    ref->id, times, ext, rcode);
+	if (rcode)
+		out = ks_easprintf("## A reference kernel worth learning from, %s\n\nMeasured: %s\n\n```%s\n%s```\n",
+		    ref->id, times, ext, rcode);
+	else
+		out = ks_easprintf("## The reference kernel, %s\n\nMeasured: %s\n\nIts code is left out: the plan "
+		    "does not refer to it, and with the base's it would pass KS_CONTEXT_CHARS.\n", ref->id, times);
 	free(times);
 	return out;
+}
+
+/* whether text names the kernel id (gNNNcS) as a word of its own, not inside another id */
+static int
+names_id(const char *text, const char *id)
+{
+	size_t len = strlen(id);
+
+	for (const char *q = text; (q = strstr(q, id)); q += len)
+		if ((q == text || !isalnum((unsigned char)q[-1])) && !isalnum((unsigned char)q[len]))
+			return 1;
+	return 0;
+}
+
+int
+ks_ctx_show_reference(const char *plan, const struct ks_cand *ref, size_t base_len, size_t ref_len, size_t budget)
+{
+	return names_id(plan, ref->id) || strcasestr(plan, "reference") || base_len + ref_len <= budget;
+}
+
+/* One kernel a plan names: its status, its times or why it failed, and its code. */
+static void
+add_named_kernel(struct ks_buf *b, const struct ks_cand *k, const struct ks_problem *p, const char *ext,
+    const char *code)
+{
+	ks_buf_printf(b, "\n## %s, which the plan names (status %s)\n\n", k->id, k->status ? k->status : "not benched");
+	if (k->score_us > 0) {
+		char *times = ks_ctx_times(k, p);
+
+		ks_buf_printf(b, "Measured: %s\n", times);
+		free(times);
+	} else {
+		ks_buf_printf(b, "It failed: %.600s\n", k->bench.message ? k->bench.message : "(no message)");
+	}
+	ks_buf_printf(b, "\n```%s\n%s```\n", ext, code);
+}
+
+/*
+ * The kernels the plan names by id, besides the base and the reference,
+ * each with its code and its times or its failure: a plan may build on a
+ * kernel that failed but got far ("the wgmma loop of g002c1, with fp32
+ * promotion"), and an implementer without its code writes it again from
+ * scratch.  Within budget characters; "" when it names none.
+ */
+char *
+ks_ctx_named_kernels(const char *plan, const struct ks_cand *c, size_t n, const struct ks_cand *base,
+    const struct ks_cand *ref, const struct ks_problem *p, const char *ext, size_t budget)
+{
+	struct ks_buf b = { 0 };
+
+	ks_buf_puts(&b, "");
+	for (size_t i = 0; i < n; i++) {
+		const struct ks_cand *k = &c[i];
+		char *code;
+
+		if (!strcmp(k->id, base->id) || !strcmp(k->id, ref->id) || !names_id(plan, k->id))
+			continue;
+		if (!(code = ks_cand_code(k)))
+			continue;
+		if (b.len + strlen(code) > budget)
+			ks_buf_printf(&b, "\n(%s, which the plan names, is left out: its code would pass "
+			    "KS_CONTEXT_CHARS=%zu characters.)\n", k->id, budget);
+		else
+			add_named_kernel(&b, k, p, ext, code);
+		free(code);
+	}
+	return b.s;
 }
 
 /* the reason in gdir/select.json (a generation's), or a line saying there is none */
