@@ -238,9 +238,9 @@ EOF
 	for model in o3 claude-sonnet-4-5 gemini-2.5-pro Qwen/QwQ-32B; do
 		line=$(grep -E "^    export .*KS_MODEL=$model " "$KS_ROOT/README.md") || fail "README: no settings for $model"
 		rm -rf pop/gen-001 pop/llm-cache
-		# the model thinks (in the form each API gives); the local server's context is 17000 tokens
+		# the model thinks (in the form each API gives); the local server's context is 16600 tokens
 		local context=
-		[ "$model" = Qwen/QwQ-32B ] && context=', "context": 17000'
+		[ "$model" = Qwen/QwQ-32B ] && context=', "context": 16600'
 		llm_server_start "$(steps '{"content": "<think>maybe {\"base\": \"g000c1\"}</think>'"$PICK"'", "thinking": "{\"base\": \"g000c1\"}"'"$context"'}')"
 		(
 			unset KS_LLM_PROVIDER KS_LLM_URL KS_MODEL
@@ -405,6 +405,7 @@ EOF
 		"KS_LLM_TIMEOUT_S=-1|KS_LLM_TIMEOUT_S must be a number from 0.001 to 86400, not '-1'"
 		"KS_LLM_BACKOFF_S=soon|KS_LLM_BACKOFF_S must be a number from 0 to 3600, not 'soon'"
 		"KS_LLM_RETRY_MAX_S=1e9|KS_LLM_RETRY_MAX_S must be a number from 0 to 3600, not '1e9'"
+		"KS_LLM_OUTAGE_S=15m|KS_LLM_OUTAGE_S must be a number from 0 to 86400, not '15m'"
 		"KS_LLM_MAX_TOKENS=0|KS_LLM_MAX_TOKENS must be an integer from 1 to 10000000, not '0'"
 		"KS_LLM_TEMPERATURE=3|KS_LLM_TEMPERATURE must be a number from 0 to 2, not '3'"
 		"KS_MAX_TOKENS=lots|KS_MAX_TOKENS must be an integer from 0 to 1000000000000, not 'lots'"
@@ -494,14 +495,14 @@ EOF
 	local shape words
 	for shape in vllm llamacpp; do
 		rm -rf pop/gen-001 pop/llm-cache
-		# the prompt is about a thousand words: with a reply of 16384 it exceeds 17000
-		llm_server_start "$(steps '{"content": "'"$PICK"'", "context": 17000, "error_shape": "'$shape'"}')"
+		# the prompt is some 600 words: with a reply of 16384 it exceeds 16600
+		llm_server_start "$(steps '{"content": "'"$PICK"'", "context": 16600, "error_shape": "'$shape'"}')"
 		KS_QUIET=0 run -0 --separate-stderr ks-select pop/gen-001
 		assert_model_chose
 		assert_equal "$(llm_requests)" 2
 		words=$(llm_request 1 '[.body.messages[].content] | join(" ") | [splits("\\s+")] | map(select(. != "")) | length')
 		# the largest reply that fits, less a margin of 64
-		assert_equal "$(llm_request 2 .body.max_tokens)" $((17000 - words - 64))
+		assert_equal "$(llm_request 2 .body.max_tokens)" $((16600 - words - 64))
 		[[ $stderr == *"exceed the model's context: asking again with a reply limit of "* ]] || fail "stderr: $stderr"
 	done
 	# a prompt that does not fit at all is an error that says so
@@ -578,6 +579,46 @@ EOF
 	assert_line --index 1 --regexp "^ks-select: LLM request to 'http://127\.0\.0\.1:1/v1/chat/completions' failed after 2 tries: Failed to connect to 127\.0\.0\.1 port 1 "
 	assert_equal "${#lines[@]}" 2
 	assert_file_not_exists pop/gen-001/select.json
+}
+
+@test "an outage is ridden out past KS_LLM_TRIES for KS_LLM_OUTAGE_S: refused connections, then the server back" {
+	# (before: 'failed after 5 tries: Couldn't connect to server' after some 20 s, and the night's run stopped)
+	llm_server_start "$(steps "$OK")"
+	local port=$LLM_PORT t0=$EPOCHREALTIME took
+	llm_server_stop
+	# the server comes back on the same port after about 2 s, past the 2 tries
+	(sleep 2 && LLM_SERVER_PORT=$port llm_server_start "$(steps "$OK")" && wait "$LLM_SERVER_PID") 3>&- &
+	local back=$!
+	KS_QUIET=0 KS_LLM_TRIES=2 KS_LLM_BACKOFF_S=0.2 KS_LLM_RETRY_MAX_S=0.4 KS_LLM_OUTAGE_S=60 \
+		run -0 --separate-stderr ks-select pop/gen-001
+	took=$(since "$t0")
+	kill "$back" 2>/dev/null || true
+	pkill -f -- "--port $port" || true
+	# a progress line per wait: the first by the count of tries, the later ones in the outage's window
+	assert_regex "${stderr_lines[0]}" "^ks-select: Failed to connect to 127\.0\.0\.1 port $port .* \(try 1 of 2\); retrying in 0\.[12] s$"
+	assert_regex "${stderr_lines[1]}" "^ks-select: Failed to connect to 127\.0\.0\.1 port $port .* \(try 2, [0-9.]+ s into an outage, ridden out for 1m00s: KS_LLM_OUTAGE_S\); retrying in 0\.[1-4] s$"
+	assert_model_chose
+	# the refused tries reached no server: nothing billed, nothing in the ledger but the call that worked
+	run jq -s 'length' pop/llm-usage.jsonl
+	assert_output 1
+	awk -v t="$took" 'BEGIN { exit !(t >= 1.5 && t < 30) }' || fail "took $took s"
+}
+
+@test "an outage longer than KS_LLM_OUTAGE_S (5xx, 529) stops the stage with one line that says to rerun" {
+	llm_server_start "$(steps '{"status": 529, "message": "Overloaded"}')"
+	local t0=$EPOCHREALTIME took
+	KS_QUIET=0 KS_LLM_PROVIDER=anthropic KS_LLM_TRIES=2 KS_LLM_BACKOFF_S=0.1 KS_LLM_RETRY_MAX_S=0.2 KS_LLM_OUTAGE_S=1 \
+		run -1 --separate-stderr ks-select pop/gen-001
+	took=$(since "$t0")
+	assert_regex "${stderr_lines[-1]}" "^ks-select: LLM request to '$LLM_URL/messages' failed after [0-9]+ tries over 1\.[0-9] s \(KS_LLM_OUTAGE_S\): HTTP 529: Overloaded; rerun the same command to resume once the provider is back$"
+	assert_regex "${stderr_lines[2]}" "^ks-select: HTTP 529: Overloaded \(try 3, [0-9.]+ s into an outage, ridden out for 1\.0 s: KS_LLM_OUTAGE_S\); retrying in 0\.[0-2] s$"
+	# no wait runs past the window's end (a last try there): about a second in all
+	awk -v t="$took" 'BEGIN { exit !(t >= 1 && t < 10) }' || fail "took $took s"
+	assert_file_not_exists pop/gen-001/select.json
+	# a 429 is the server's answer to this request, not an outage: KS_LLM_TRIES alone
+	llm_server_script "$(steps '{"status": 429, "message": "Rate limit reached"}')"
+	KS_LLM_TRIES=2 KS_LLM_BACKOFF_S=0.1 KS_LLM_OUTAGE_S=60 run -1 ks-select pop/gen-001
+	assert_output "ks-select: LLM request to '$LLM_URL/chat/completions' failed after 2 tries: HTTP 429: Rate limit reached"
 }
 
 @test "the backoff doubles from KS_LLM_BACKOFF_S, with jitter, up to KS_LLM_RETRY_MAX_S" {

@@ -638,6 +638,7 @@ struct ks_llm {
 	long max_tokens;         /* per reply */
 	int tries;
 	double timeout_s, backoff_s, retry_max_s;
+	double outage_s;         /* KS_LLM_OUTAGE_S: how long connection errors and 5xx are ridden out, past tries */
 	int stream;              /* KS_LLM_STREAM: ask for server-sent events (default on) */
 	double idle_s;           /* KS_LLM_IDLE_S: a stream silent this long is a dead connection */
 	int cache;

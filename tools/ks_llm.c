@@ -231,6 +231,7 @@ load_numbers(struct ks_llm *llm)
 	    env_num("KS_LLM_IDLE_S", 0.001, 86400, 120, &llm->idle_s) < 0 ||
 	    env_num("KS_LLM_BACKOFF_S", 0, 3600, 2, &llm->backoff_s) < 0 ||
 	    env_num("KS_LLM_RETRY_MAX_S", 0, 3600, 120, &llm->retry_max_s) < 0 ||
+	    env_num("KS_LLM_OUTAGE_S", 0, 86400, 900, &llm->outage_s) < 0 ||
 	    env_int("KS_LLM_MAX_TOKENS", 1, 10000000, 16384, &max_tokens) < 0 ||
 	    env_int("KS_MAX_TOKENS", 0, 1000000000000L, 0, &budget) < 0 ||
 	    env_num("KS_LLM_TEMPERATURE", 0, 2, -1, &llm->temperature) < 0)
@@ -797,6 +798,31 @@ retryable_curl(CURLcode rc)
 	    rc != CURLE_COULDNT_RESOLVE_PROXY;
 }
 
+/*
+ * Whether a failed try looks like the provider (or the way to it) being
+ * down for a while: no connection, a timeout, a 5xx (529: Anthropic's
+ * "overloaded").  Those are ridden out for KS_LLM_OUTAGE_S, past
+ * KS_LLM_TRIES; a 408, 409 or 429 is the server's answer to this
+ * request, retried KS_LLM_TRIES times only.
+ */
+static int
+outage_like(const struct http *h)
+{
+	if (h->rc != CURLE_OK)
+		return retryable_curl(h->rc);
+	return h->status >= 500 && h->status <= 599;
+}
+
+/* "1m05s", "15m00s", "42.0 s": a span of seconds as a progress line says it */
+static void
+format_span(char *buf, size_t n, double s)
+{
+	if (s < 60)
+		snprintf(buf, n, "%.1f s", s);
+	else
+		snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+}
+
 /* The message of an error body: OpenAI, Anthropic, Gemini and vLLM shapes. */
 static char *
 error_message(const char *body)
@@ -1144,9 +1170,11 @@ ledger_failed_try(const struct ks_llm *llm, const struct http *h, const char *wh
 
 /*
  * Posts with retries: backoff with jitter on 408, 409, 429, 5xx and
- * connection errors, honouring Retry-After (clamped).  Returns 0 with
- * r filled from a 2xx reply, or -1 after one error line naming the URL
- * and the last status and message.
+ * connection errors, honouring Retry-After (clamped), KS_LLM_TRIES tries;
+ * an outage (outage_like) is ridden out past them until KS_LLM_OUTAGE_S
+ * have passed since its first failed try, a progress line per wait.
+ * Returns 0 with r filled from a 2xx reply, or -1 after one error line
+ * naming the URL and the last status and message.
  */
 static int
 post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tries_used,
@@ -1155,12 +1183,13 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 	struct http h = { 0 };
 	char *why = NULL, *safe, *safe_url, *w = NULL;
 	cJSON *j = NULL;
-	int t;
+	double first_fail = -1, into = 0;
+	int t, outage = 0;
 
 	llm->refused[0] = '\0';
 	llm->fit_tokens = 0;
 
-	for (t = 1; t <= llm->tries; t++) {
+	for (t = 1;; t++) {
 		int retry;
 
 		http_post(llm, url, body, &h);
@@ -1197,27 +1226,48 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 		/* the server's word wins: x-should-retry */
 		if (h.rc == CURLE_OK && h.should_retry >= 0)
 			retry = h.should_retry;
-		if (!retry || t == llm->tries)
+		if (first_fail < 0)
+			first_fail = ks_monotonic();
+		into = ks_monotonic() - first_fail;
+		outage = retry && outage_like(&h) && into < llm->outage_s;
+		if (!retry || (t >= llm->tries && !outage))
 			break;
 		/*
 		 * The server's wait, with up to a quarter more at random so that
 		 * the jobs of make -j do not all come back at one instant; else
-		 * exponential backoff with jitter.
+		 * exponential backoff with jitter, capped; and in an outage no
+		 * later than its window's end, for one last try there.
 		 */
 		double wait = h.retry_after >= 0 ? fmin(h.retry_after * (1 + 0.5 * (jitter() - 0.5)), llm->retry_max_s)
 		    : fmin(llm->backoff_s * pow(2, t - 1), llm->retry_max_s) * jitter();
 		safe = ks_redact(why, llm->key);
-		ks_info("%s (try %d of %d); retrying in %.1f s", safe, t, llm->tries, wait);
+		if (t < llm->tries) {
+			ks_info("%s (try %d of %d); retrying in %.1f s", safe, t, llm->tries, wait);
+		} else {
+			char so_far[24], window[24];
+
+			wait = fmin(wait, fmax(llm->outage_s - into, 0));
+			format_span(so_far, sizeof so_far, into);
+			format_span(window, sizeof window, llm->outage_s);
+			ks_info("%s (try %d, %s into an outage, ridden out for %s: KS_LLM_OUTAGE_S); retrying in %.1f s",
+			    safe, t, so_far, window, wait);
+		}
 		free(safe);
 		sleep_s(wait);
 	}
-	*tries_used = t > llm->tries ? llm->tries : t;
+	*tries_used = t;
 	/* a provider's error may echo the key: every line out goes through ks_redact */
 	safe = ks_redact(why, llm->key);
 	safe_url = ks_redact(url, llm->key);
 	if (!j && (llm->refused[0] || llm->fit_tokens > 0))
 		ks_info("LLM request to '%s' refused: %s", safe_url, safe);
-	else if (!j && *tries_used > 1)
+	else if (!j && *tries_used > llm->tries) {
+		char span[24];
+
+		format_span(span, sizeof span, into);
+		ks_warnx("LLM request to '%s' failed after %d tries over %s (KS_LLM_OUTAGE_S): %s; rerun the same "
+		    "command to resume once the provider is back", safe_url, *tries_used, span, safe);
+	} else if (!j && *tries_used > 1)
 		ks_warnx("LLM request to '%s' failed after %d tries: %s", safe_url, *tries_used, safe);
 	else if (!j)
 		ks_warnx("LLM request to '%s' failed: %s", safe_url, safe);

@@ -11,6 +11,8 @@ export KS_QUIET=1
 export KS_PROGRESS=0
 # Fast timing: tests check behaviour, not speed.
 export KS_TIME_CAP_S=0.02 KS_MIN_RUNS=1
+# An LLM outage is not ridden out past KS_LLM_TRIES (the default rides out 15 minutes): the tests of that set it
+export KS_LLM_OUTAGE_S=0
 # ks-bench's per-device locks: each test's own, and setup_file's its file's
 # (not /tmp, which every run on the machine shares).
 export KS_LOCK_DIR="${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}"

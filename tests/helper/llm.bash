@@ -28,7 +28,8 @@ _llm_alive() {
 }
 
 # llm_server_start SCRIPT_JSON_TEXT: starts the server and points the
-# tools at it (KS_LLM_URL, KS_LLM_API_KEY, KS_LLM_PROVIDER, KS_MODEL).
+# tools at it (KS_LLM_URL, KS_LLM_API_KEY, KS_LLM_PROVIDER, KS_MODEL);
+# on port LLM_SERVER_PORT where that is set (a server back after an outage).
 # The server checks the key against LLM_SERVER_EXPECT_KEY (default: the
 # test key; set it empty to check nothing).
 llm_server_start() {
@@ -43,6 +44,7 @@ llm_server_start() {
 	LLM_SERVER_EXPECT_KEY=${LLM_SERVER_EXPECT_KEY-test-key-123} \
 		python3 "$LLM_SERVER" --script "$BATS_TEST_TMPDIR/llm-script.json" \
 		--log "$BATS_TEST_TMPDIR/llm-log.jsonl" --port-file "$port_file" \
+		${LLM_SERVER_PORT:+--port "$LLM_SERVER_PORT"} \
 		--parent-pid $$ >"$BATS_TEST_TMPDIR/llm-server.err" 2>&1 3>&- &
 	LLM_SERVER_PID=$!
 	for ((i = 0; i < 200; i++)); do
