@@ -828,7 +828,7 @@ bench(const char *dir, const char *out, int heldout)
 		cJSON_AddItemToObject(res, "launch", where);
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/%s", dir, heldout ? "heldout.json" : "bench.json");
 	/* the same verdict again (a failure's) leaves the file as it was: make redoes nothing after it */
-	ks_json_keep_old_number(path, res, "seconds");
+	ks_json_keep_old(path, res, (const char *const[]){ "seconds", NULL });
 	if (ks_json_save(path, res) == 0)
 		rc = 0;
 out_prob:

@@ -99,12 +99,13 @@ cJSON *ks_json_parse(const char *text, size_t len, const char *what);
 cJSON *ks_json_load(const char *path);
 int ks_json_save(const char *path, const cJSON *v);  /* atomic, byte-stable, newline-terminated */
 /*
- * A record that differs from the one at path only in the number key (a
- * duration) takes the old number, so that saving it keeps the file's
- * bytes and mtime, and make does not redo the stages after it.  An old
- * file that is missing or does not parse changes nothing.
+ * A record that differs from the one at path only in keys (NULL-ended:
+ * a duration, what the machine was doing) takes the old values, so that
+ * saving it keeps the file's bytes and mtime, and make does not redo the
+ * stages after it.  An old file that is missing or does not parse
+ * changes nothing.
  */
-void ks_json_keep_old_number(const char *path, cJSON *res, const char *key);
+void ks_json_keep_old(const char *path, cJSON *res, const char *const *keys);
 /*
  * Typed field access.  file names the document in the error line; a
  * NULL file makes the lookup quiet (for optional fields).  The string
