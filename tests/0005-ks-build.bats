@@ -254,6 +254,30 @@ gcc"
 	assert_equal "$(jget $C/bench.json .status)" ok
 }
 
+@test "a build waits while a CPU bench waits for a busy machine to settle: its compiler would be load the bench waits out" {
+	ks-build $C
+	cp -r "$BATS_FILE_TMPDIR/seeded" other
+	# a compiler that notes when it first runs (the static check's cc -E is the first)
+	mkdir bin
+	printf '#!/bin/sh\n[ -e %s ] || date +%%s%%N >%s\nexec cc "$@"\n' "$PWD/cc-started" "$PWD/cc-started" >bin/cc-noted
+	chmod +x bin/cc-noted
+	busy_proc proc 30
+	writer=$!
+	KS_BENCH_PROC=$PWD/proc KS_BENCH_BUSY_MAX=0.25 KS_BENCH_SETTLE_S=3 ks-bench $C &
+	bench=$!
+	# the bench holds the CPU once its lock names it, and waits for the machine from then on
+	for ((i = 0; i < 500; i++)); do grep -qs "^ks-bench" "$(cpu_lock)" && break; sleep 0.02; done
+	held=$(date +%s%N)
+	KS_CC=$PWD/bin/cc-noted run -0 ks-build other/gen-000/c0
+	wait $bench
+	kill $writer
+	waited_ms=$(( ($(cat cc-started) - held) / 1000000 ))
+	[ "$waited_ms" -ge 2500 ] || fail "the compiler ran $waited_ms ms after the bench took the CPU, while it waited to settle"
+	assert_equal "$(jget other/gen-000/c0/build.json .ok)" true
+	run -0 jf $C/bench.json .status .machine.noisy
+	assert_output $'ok\ntrue'
+}
+
 @test "under make -j2 no CPU bench runs beside a build" {
 	# the compiler, while it runs, looks for a harness of this population
 	# running; slot 1's takes 2 s longer, so that slot 0's bench could start

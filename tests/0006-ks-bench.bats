@@ -185,7 +185,7 @@ runners_left() {
 		"device: \($b.device | test("^cpu: .+ \\([0-9]+ threads\\)$"))",
 		"timer: \($b.timer | startswith("the judge'"'"'s CLOCK_MONOTONIC, in a process the kernel never runs in"))",
 		"the whole run holds the checks and every shape: \($b.seconds > $b.tests_s + ($r | map(.wall_s) | add) and $b.tests_s > 0)"'
-	assert_output '["correct","device","id","kernel_sha256","message","peak","results","runner_sha256","salt","sandbox","score_stat","score_us","seconds","status","tests_s","timer"]
+	assert_output '["correct","device","id","kernel_sha256","machine","message","peak","results","runner_sha256","salt","sandbox","score_stat","score_us","seconds","status","tests_s","timer"]
 g000c0 ok true null
 shapes as in problem.json: true true
 results not sound: []
@@ -363,6 +363,21 @@ $(n_bench_shapes)"
 	assert_file_not_exists $C/bench.json
 }
 
+@test "ks-bench refuses KS_BENCH_SETTLE_S and KS_BENCH_BUSY_MAX out of range in one line naming the setting" {
+	use seeded
+	for v in -1 3601 soon; do
+		KS_BENCH_SETTLE_S=$v run -1 ks-bench $C
+		assert_output "ks-bench: KS_BENCH_SETTLE_S must be the seconds to wait for a busy machine, 0 (no wait) to 3600, not '$v'"
+	done
+	for v in 0 -0.5 many; do
+		KS_BENCH_BUSY_MAX=$v run -1 ks-bench $C
+		assert_output "ks-bench: KS_BENCH_BUSY_MAX must be a positive number (the CPUs' worth of other processes' work a bench may meet), not '$v'"
+	done
+	assert_file_not_exists $C/bench.json
+	KS_BENCH_SETTLE_S=0 KS_BENCH_BUSY_MAX=0.5 run -0 ks-bench $C
+	assert_equal "$(jget $C/bench.json .status)" ok
+}
+
 @test "ks-bench rejects a fractional KS_MIN_RUNS below 1 instead of blaming the kernel" {
 	use seeded
 	KS_MIN_RUNS=0.5 run -1 ks-bench $C
@@ -535,4 +550,68 @@ C
 	cc -std=c99 -Wall -Werror -I"$KS_ROOT/kernels/common" streams.c -o streams
 	run -0 ./streams
 	assert_output "0 differ"
+}
+
+# The machine around a bench (ks_load.c): on a loaded 2-core machine every
+# CPU bench ran into the time cap and the measured peak swung 203-314
+# GFLOP/s between benches, and nothing said the machine was busy.
+@test "bench.json records the machine around the bench: CPUs, other processes' work before and during it, steal, load" {
+	use seeded
+	run -0 ks-bench $C
+	run -0 jq -r --argjson cpus "$(getconf _NPROCESSORS_ONLN)" '.machine
+		| (keys | tojson),
+		  "cpus \(.cpus == $cpus)",
+		  "busy \([.busy_before, .busy_during] | map(type == "number" and . >= 0) | all)",
+		  "steal \(.steal_pct | type == "number" and . >= 0 and . <= 100)",
+		  "load \([.load1_before, .load1_after] | map(type == "number" and . >= 0) | all)",
+		  "runnable \(.runnable_max | type == "number" and . >= 0 and . == floor)",
+		  "not noisy: \(.waited_s) \(.noisy) \(.reason)"' $C/bench.json
+	assert_output '["busy_before","busy_during","cpus","load1_after","load1_before","noisy","reason","runnable_max","steal_pct","waited_s"]
+cpus true
+busy true
+steal true
+load true
+runnable true
+not noisy: 0 false null'
+	# a verdict without a harness run has no machine to speak of
+	cp -r "$BATS_FILE_TMPDIR/build_failed" bf
+	run -0 ks-bench bf/gen-000/c0
+	assert_equal "$(jget bf/gen-000/c0/bench.json 'has("machine")')" false
+}
+
+@test "a CPU bench on a busy machine waits up to KS_BENCH_SETTLE_S for it to settle, then is timed, ok and noisy, and says why" {
+	use seeded
+	busy_proc proc 30
+	writer=$!
+	KS_BENCH_PROC=$PWD/proc KS_BENCH_BUSY_MAX=0.25 KS_BENCH_SETTLE_S=2 KS_QUIET=0 KS_PROGRESS=1 \
+		run_timed -0 --separate-stderr ks-bench $C
+	[ "$elapsed_ms" -ge 2000 ] || fail "ks-bench did not wait ($elapsed_ms ms)"
+	[ "$elapsed_ms" -lt 20000 ] || fail "ks-bench waited past KS_BENCH_SETTLE_S ($elapsed_ms ms)"
+	run -0 jf $C/bench.json .status '.score_us > 0' .machine.cpus .machine.load1_before .machine.runnable_max \
+		.machine.steal_pct '.machine.waited_s | . >= 2 and . < 6' '.machine.busy_before > 0.25' .machine.noisy
+	assert_output $'ok\ntrue\n2\n1.5\n2\n0\ntrue\ntrue\ntrue'
+	run -0 jget $C/bench.json .machine.reason
+	assert_output --regexp '^other processes used [0-9.]+ CPUs before the timing, still, after waiting [0-9]+ s for the machine to settle \(KS_BENCH_SETTLE_S\); other processes used [0-9.]+ CPUs during the bench \(over KS_BENCH_BUSY_MAX, 0\.25\)$'
+	[[ $stderr == *"ks-bench: g000c0: the machine is busy (other processes use "*" CPUs, KS_BENCH_BUSY_MAX 0.25): waiting up to 2 s for it to settle"* ]] ||
+		fail "stderr: $stderr"
+	[[ $stderr == *"ks-bench: g000c0: ok, "*" us, after "*" s; noisy: other processes used "* ]] || fail "stderr: $stderr"
+	# KS_BENCH_SETTLE_S=0: no wait, noisy all the same
+	KS_BENCH_PROC=$PWD/proc KS_BENCH_BUSY_MAX=0.25 KS_BENCH_SETTLE_S=0 run -0 ks-bench $C
+	run -0 jf $C/bench.json .status .machine.waited_s .machine.noisy
+	assert_output $'ok\n0\ntrue'
+	run -0 jget $C/bench.json .machine.reason
+	assert_output --regexp '^other processes used [0-9.]+ CPUs before the timing; other processes used [0-9.]+ CPUs during'
+	kill $writer
+}
+
+@test "a CPU bench waits while the machine is busy, and goes ahead, not noisy, once it settles" {
+	use seeded
+	# busy for about a second, then idle
+	busy_proc proc 1
+	KS_BENCH_PROC=$PWD/proc KS_BENCH_BUSY_MAX=0.25 KS_BENCH_SETTLE_S=60 run_timed -0 ks-bench $C
+	wait
+	run -0 jf $C/bench.json .status '.machine.waited_s > 0' '.machine.waited_s < 30' .machine.busy_before \
+		.machine.busy_during .machine.noisy .machine.reason
+	assert_output $'ok\ntrue\ntrue\n0\n0\nfalse\nnull'
+	[ "$elapsed_ms" -lt 30000 ] || fail "ks-bench waited on an idle machine ($elapsed_ms ms)"
 }

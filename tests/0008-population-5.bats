@@ -92,6 +92,7 @@ assert_keys() {
 		assert_keys mentioned candidate.json $(jq -r '(.parents, .usage) | keys[]' "$p/$c/candidate.json")
 		assert_keys items build.json $(jq -r 'keys[]' "$p/$c/build.json")
 		assert_keys items bench.json $(jq -r 'keys[], (.results[] | keys[])' "$p/$c/bench.json")
+		assert_keys mentioned bench.json $(jq -r '.machine | keys[]' "$p/$c/bench.json")
 	done
 	# a plan copied into candidate.json is documented as in hypotheses.json, plus "index"
 	assert_keys items hypotheses.json $(jq -r '.plan | del(.index) | keys[]' "$p/gen-001/c0/candidate.json")

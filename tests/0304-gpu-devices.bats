@@ -89,3 +89,56 @@ intervals() {
 	run -0 jq -nc '[inputs.device] | sort' pop/gen-001/c0/bench.json pop/gen-001/c1/bench.json
 	assert_output "[\"nvidia GPU 3 (CUDA_VISIBLE_DEVICES=3)\",\"nvidia GPU 3 (Slurm's, SLURM_STEP_GPUS=3)\"]"
 }
+
+# stand_in_smi PIDS REASONS: bin/nvidia-smi (KS_NVIDIA_SMI names it), which
+# logs its arguments to smi.log and says the GPU runs at 1755 of 1980 MHz,
+# 41 C, with the throttle reasons REASONS and the processes PIDS on it
+stand_in_smi() {
+	mkdir -p bin
+	cat >bin/nvidia-smi <<SH
+#!/bin/sh
+echo "\$*" >>$PWD/smi.log
+case \$1 in
+--query-gpu=*) echo "1755, 1980, 41, $2" ;;
+--query-compute-apps=pid) for p in $1; do echo \$p; done ;;
+esac
+SH
+	chmod +x bin/nvidia-smi
+	export KS_NVIDIA_SMI=$PWD/bin/nvidia-smi
+}
+
+@test "a GPU bench records its GPU's clocks, temperature, throttle reasons and other processes, and is noisy where another shares it" {
+	stand_in_smi 4242 0x0000000000000001
+	KS_GPUS=1 run -0 ks-bench pop/gen-001/c0
+	run -0 jq -c '.machine.gpu' pop/gen-001/c0/bench.json
+	assert_output '{"index":"1","sm_mhz_before":1755,"sm_mhz_after":1755,"sm_max_mhz":1980,"temp_c_before":41,"temp_c_after":41,"throttle_before":["gpu_idle"],"throttle_after":["gpu_idle"],"other_pids":[4242]}'
+	run -0 jf pop/gen-001/c0/bench.json .status .machine.noisy .machine.reason
+	assert_output $'ok\ntrue\nother processes on the GPU around the bench (pid 4242)'
+	# asked of the GPU the runner was shown, before and after the bench
+	run -0 grep -c -- '-i 1$' smi.log
+	assert_output 4
+	# a GPU slowed down by its heat; its power cap is the kernel's own, not noise
+	# (the stand-in's verdict is the same every time: a bench.json left would stand)
+	rm smi.log pop/gen-001/c0/bench.json
+	stand_in_smi "" 0x0000000000000044
+	KS_GPUS=1 run -0 ks-bench pop/gen-001/c0
+	run -0 jf pop/gen-001/c0/bench.json .machine.gpu.throttle_after .machine.noisy .machine.reason
+	assert_output $'["sw_power_cap","hw_thermal_slowdown"]\ntrue\nthe GPU slowed down: hw_thermal_slowdown'
+	rm pop/gen-001/c0/bench.json
+	stand_in_smi "" 0x0000000000000004
+	KS_GPUS=1 run -0 ks-bench pop/gen-001/c0
+	run -0 jf pop/gen-001/c0/bench.json .machine.noisy .machine.reason
+	assert_output $'false\nnull'
+}
+
+@test "a GPU bench without nvidia-smi, or with one that answers nonsense, says so in bench.json and is benched all the same" {
+	KS_NVIDIA_SMI=no-such-smi KS_GPUS=0 run -0 ks-bench pop/gen-001/c0
+	run -0 jq -c '[.status, .machine.gpu, .machine.noisy]' pop/gen-001/c0/bench.json
+	assert_output '["ok",{"index":"0","error":"not sampled: no-such-smi is not on PATH (KS_NVIDIA_SMI)"},false]'
+	rm pop/gen-001/c0/bench.json
+	printf '#!/bin/sh\necho "No devices were found"\nexit 6\n' >bin/smi
+	chmod +x bin/smi
+	KS_NVIDIA_SMI=$PWD/bin/smi KS_GPUS=0 run -0 ks-bench pop/gen-001/c0
+	run -0 jq -c '[.status, .machine.gpu, .machine.noisy]' pop/gen-001/c0/bench.json
+	assert_output '["ok",{"index":"0","error":"not sampled: nvidia-smi -i 0 said '"'No devices were found'"'"},false]'
+}

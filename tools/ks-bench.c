@@ -44,6 +44,7 @@ struct bench {
 	char versus_id[24];			/* the base timed beside it; "" for none */
 	char *versus_worker;			/* its worker, or NULL */
 	char *versus_error;			/* why the base cannot be, where there is one; NULL */
+	struct ks_load load;			/* the machine around the bench: bench.json "machine" */
 };
 
 /* the most calls of one timed sample: kernels/common/ks_judge.h's KS_JUDGE_MAX_BATCH */
@@ -114,6 +115,8 @@ load_settings(struct bench *b)
 		    KS_BATCH_MAX);
 		return -1;
 	}
+	if (ks_load_open(&b->load, b->target) < 0)
+		return -1;
 	return ks_gpus_load(b->target, &b->gpus);
 }
 
@@ -470,15 +473,20 @@ log_text(const char *path)
 	return log;
 }
 
-/* What the harness printed decides ok or incorrect; anything else is a crash. */
+/*
+ * What the harness printed decides ok or incorrect; anything else is a
+ * crash.  *cpu_s: the CPU time it says its processes used, else -1.
+ */
 static cJSON *
-verdict(const struct bench *b, const char *json_path, const struct ks_proc_result *pr, const char *log_path)
+verdict(const struct bench *b, const char *json_path, const struct ks_proc_result *pr, const char *log_path,
+    double *cpu_s)
 {
 	cJSON *h = NULL, *res;
 	char *text, *why;
 	const cJSON *correct, *salt = NULL;
 	double score;
 
+	*cpu_s = -1;
 	if (pr->timed_out) {
 		char *d = ks_proc_describe(pr);
 
@@ -523,6 +531,8 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 		goto done;
 	}
 	free(text);
+	if (!h || ks_json_num(h, "cpu_s", NULL, cpu_s) < 0 || *cpu_s < 0)
+		*cpu_s = -1;
 	correct = h ? cJSON_GetObjectItemCaseSensitive(h, "correct") : NULL;
 	salt = h ? cJSON_GetObjectItemCaseSensitive(h, "salt") : NULL;
 	if (!cJSON_IsBool(correct)) {
@@ -654,24 +664,43 @@ run_harness(struct bench *b)
 	o.fsize_mb = b->fsize_mb;
 	o.max_procs = b->max_procs;
 	if (ks_device_take(b->target, &b->gpus, b->dir, &b->device) == 0) {
+		char *noisy = NULL;
+
+		/* the device held: no compile starts beside a CPU bench from here on (ks-build) */
+		ks_load_before(&b->load, &b->gpus, b->id);
 		ks_progress("%s: checking %d test shapes, timing %d %sshapes on %s", b->id, b->heldout ? 0 :
 		    cJSON_GetArraySize(b->prob.test_shapes), cJSON_GetArraySize(b->shapes), b->heldout ? "held-out " : "",
 		    b->device ? b->device : "the cpu");
 		if (ks_proc_run(argv, &o, &pr) == 0) {
+			double cpu_s;
+
 			ks_sandbox_signal_fix(argv, &pr);
-			res = verdict(b, json, &pr, log);
+			res = verdict(b, json, &pr, log, &cpu_s);
 			/* what the candidate cost: the harness's whole run, start-up and every check included */
 			if (res)
 				cJSON_AddNumberToObject(res, "seconds", pr.seconds);
+			/*
+			 * what else ran meanwhile, less the harness's own CPU time: its
+			 * word, else outside bubblewrap its processes' rusage (bwrap's
+			 * init is never waited for: under it, unknown)
+			 */
+			if (cpu_s < 0 && b->sandbox && strncmp(b->sandbox, "bwrap", 5) != 0)
+				cpu_s = ks_load_children_s(&b->load);
+			/* the status stands, and the record says how far to trust it */
+			if (res)
+				ks_load_after(&b->load, res, cpu_s, &noisy);
 		}
 		double score = -1;
 		const char *status = ks_json_str(res, "status", NULL);
 
 		if (res && ks_json_num(res, "score_us", NULL, &score) == 0 && score > 0)
-			ks_progress("%s: %s, %.1f us, after %.1f s", b->id, status, score, pr.seconds);
+			ks_progress("%s: %s, %.1f us, after %.1f s%s%s", b->id, status, score, pr.seconds,
+			    noisy ? "; noisy: " : "", noisy ? noisy : "");
 		else if (res)
-			ks_progress("%s: %s after %.1f s", b->id, status, pr.seconds);
+			ks_progress("%s: %s after %.1f s%s%s", b->id, status, pr.seconds, noisy ? "; noisy: " : "",
+			    noisy ? noisy : "");
 		ks_progress_end();
+		free(noisy);
 	}
 	unlink(json);
 	ks_remove_tree(box);
@@ -827,8 +856,12 @@ bench(const char *dir, const char *out, int heldout)
 	if (where)
 		cJSON_AddItemToObject(res, "launch", where);
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/%s", dir, heldout ? "heldout.json" : "bench.json");
-	/* the same verdict again (a failure's) leaves the file as it was: make redoes nothing after it */
-	ks_json_keep_old_number(path, res, "seconds");
+	/*
+	 * The same verdict again (a failure's) leaves the file as it was: make
+	 * redoes nothing after it.  Its duration and the machine's state around
+	 * it are the old bench's then, which the verdict does not hang on.
+	 */
+	ks_json_keep_old(path, res, (const char *const[]){ "seconds", "machine", NULL });
 	if (ks_json_save(path, res) == 0)
 		rc = 0;
 out_prob:
@@ -843,6 +876,7 @@ out:
 	free(b.sandbox);
 	free(b.versus_worker);
 	free(b.versus_error);
+	ks_load_close(&b.load);
 	return rc;
 }
 
@@ -876,7 +910,8 @@ main(int argc, char *argv[])
 	    "  \"device\", \"timer\", \"message\"}; status is ok, incorrect, build_failed,\n"
 	    "  crashed, timeout, rejected (refused by a rule: see build.json, or faster\n"
 	    "  than the speed of light) or no_device (no GPU of the target here).\n"
-	    "  See population(5) for every field.\n"
+	    "  \"machine\" says what else the machine was doing, and \"noisy\" where it\n"
+	    "  was busy.  See population(5) for every field.\n"
 	    "  Environment: KS_TIME_CAP_S (timing per shape),\n"
 	    "  KS_BENCH_TIMEOUT_S (wall clock), KS_BENCH_MEMORY_MB, KS_MIN_RUNS,\n"
 	    "  KS_BENCH_BATCH (calls per timed sample: auto, the default on a GPU, or 1-128),\n"
@@ -887,6 +922,10 @@ main(int argc, char *argv[])
 	    "  KS_BENCH_SALT (the inputs of an earlier bench.json's \"salt\"; default random),\n"
 	    "  KS_BENCH_FILE_MB (the largest file the harness may write, default 1024),\n"
 	    "  KS_BENCH_PROCS (processes and threads of the harness, default 4096),\n"
+	    "  KS_BENCH_SETTLE_S (the longest wait of a CPU bench for a busy machine\n"
+	    "  to settle, default 30 s; 0: none), KS_BENCH_BUSY_MAX (other processes'\n"
+	    "  CPUs that make it busy, default 0.25), KS_NVIDIA_SMI (the nvidia-smi\n"
+	    "  that reads a GPU's clocks; default on PATH),\n"
 	    "  KS_SANDBOX (bwrap, the default where bubblewrap runs, or basic).\n"
 	    "  Target external: KS_EVAL_CMD, the command that judges the kernel instead\n"
 	    "  of the harness (README.md, \"External evaluators\").\n"

@@ -182,7 +182,7 @@ build(const char *dir, const char *out)
 	}
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/build.json", dir);
 	/* a rebuild that changed nothing but its duration: make does not bench it again */
-	ks_json_keep_old_number(path, res, "seconds");
+	ks_json_keep_old(path, res, (const char *const[]){ "seconds", NULL });
 	if (ks_json_save(path, res) == 0)
 		rc = 0;
 out_prob:

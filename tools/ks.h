@@ -99,12 +99,13 @@ cJSON *ks_json_parse(const char *text, size_t len, const char *what);
 cJSON *ks_json_load(const char *path);
 int ks_json_save(const char *path, const cJSON *v);  /* atomic, byte-stable, newline-terminated */
 /*
- * A record that differs from the one at path only in the number key (a
- * duration) takes the old number, so that saving it keeps the file's
- * bytes and mtime, and make does not redo the stages after it.  An old
- * file that is missing or does not parse changes nothing.
+ * A record that differs from the one at path only in keys (NULL-ended:
+ * a duration, what the machine was doing) takes the old values, so that
+ * saving it keeps the file's bytes and mtime, and make does not redo the
+ * stages after it.  An old file that is missing or does not parse
+ * changes nothing.
  */
-void ks_json_keep_old_number(const char *path, cJSON *res, const char *key);
+void ks_json_keep_old(const char *path, cJSON *res, const char *const *keys);
 /*
  * Typed field access.  file names the document in the error line; a
  * NULL file makes the lookup quiet (for optional fields).  The string
@@ -276,6 +277,9 @@ struct ks_bench_rec {         /* bench.json, written by ks-bench */
 	/* timed side by side with versus_id (NULL: not): score over its score, and the 95 % interval; -1 when none */
 	const char *versus_id;
 	double versus_ratio, versus_lo, versus_hi;
+	/* "machine": the machine was busy around the bench, and why (ks_load.c); 0 and NULL when not, or no record */
+	int noisy;
+	const char *noisy_reason;
 };
 int ks_bench_rec_load(const char *path, int flags, struct ks_bench_rec *b);
 void ks_bench_rec_free(struct ks_bench_rec *b);
@@ -479,6 +483,63 @@ char *ks_kernel_path_find(const char *dir);
 char *ks_kernel_path_quiet(const char *dir);   /* the same, NULL without a word */
 /* 1 when this machine has the device the target runs on. */
 int ks_target_device_present(const struct ks_target *t);
+
+/*
+ * ks_load.c: the machine's state around a bench, bench.json's "machine"
+ * (population(5)): the other processes' work on the CPU before and during
+ * it, steal time, the load average, and for an nvidia GPU its clocks,
+ * temperature, throttle reasons and the other processes on it
+ * (nvidia-smi, where there is one: never a failure where there is not).
+ * A CPU bench on a busy machine waits, up to KS_BENCH_SETTLE_S, and is
+ * marked noisy where the machine was busy all the same.
+ */
+#define KS_LOAD_PIDS_MAX 16
+struct ks_load_sample {
+	int ok;                     /* the counters were read */
+	double t;                   /* ks_monotonic() then */
+	unsigned long long busy, total, steal;   /* ticks of /proc/stat's "cpu" line */
+	int cpus;                   /* online: its cpuN lines */
+	long others_running;        /* procs_running, less this process */
+	double load1;               /* /proc/loadavg's first; -1 unread */
+};
+struct ks_load_gpu {
+	double sm_mhz, sm_max_mhz, temp_c;   /* -1 where nvidia-smi gives none */
+	unsigned long long reasons;          /* the clocks event (throttle) reasons' bits */
+	long pids[KS_LOAD_PIDS_MAX];         /* the processes on the GPU */
+	int npids;
+};
+struct ks_load {
+	double settle_s;            /* KS_BENCH_SETTLE_S: the longest wait, 0 none (default 30) */
+	double busy_max;            /* KS_BENCH_BUSY_MAX: others' CPUs' worth that makes a machine busy (0.25) */
+	const char *proc;           /* KS_BENCH_PROC (tests: a made-up /proc), else /proc */
+	int cpu, nvidia, amd;       /* the target's device */
+	int sampled;                /* ks_load_before ran */
+	double waited_s, busy_before, children_s;
+	struct ks_load_sample start;             /* the last look before the harness started */
+	char *smi, *gpu, *gpu_error;             /* nvidia-smi, the GPU as it numbers it, why not sampled */
+	int gpu_ok;
+	struct ks_load_gpu gpu_before, gpu_after;
+};
+/* The settings, checked: 0, or -1 with one line naming the setting. */
+int ks_load_open(struct ks_load *l, const struct ks_target *t);
+/*
+ * Just before the harness starts, its device held (ks_device_take: no
+ * compile runs beside a CPU bench): a look at the machine, and for a CPU
+ * target on a busy machine, a wait (one progress line names id) until it
+ * settles or KS_BENCH_SETTLE_S runs out.
+ */
+void ks_load_before(struct ks_load *l, const struct ks_gpus *g, const char *id);
+/*
+ * Just after the harness was waited for: a second look, and res gains
+ * "machine".  harness_s: the CPU seconds of the harness's processes
+ * since ks_load_before (-1: unknown, and so is the others' work during
+ * the bench).  *noisy: why the bench is noisy (caller frees), or NULL.
+ * Nothing when ks_load_before did not run.
+ */
+void ks_load_after(struct ks_load *l, cJSON *res, double harness_s, char **noisy);
+/* the CPU seconds of this process's children waited for since ks_load_before */
+double ks_load_children_s(const struct ks_load *l);
+void ks_load_close(struct ks_load *l);
 
 /*
  * ks_external.c: target external, a kernel judged by the command the

@@ -40,16 +40,30 @@ ks_json_load(const char *path)
 	return v;
 }
 
+/* to's key as old has it, in its place (the bytes written keep their order): old's item, or none */
+static void
+keep(cJSON *to, const cJSON *old, const char *key)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(old, key);
+
+	if (!o)
+		cJSON_DeleteItemFromObjectCaseSensitive(to, key);
+	else if (cJSON_GetObjectItemCaseSensitive(to, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(to, key, cJSON_Duplicate(o, 1));
+	else
+		cJSON_AddItemToObject(to, key, cJSON_Duplicate(o, 1));
+}
+
 void
-ks_json_keep_old_number(const char *path, cJSON *res, const char *key)
+ks_json_keep_old(const char *path, cJSON *res, const char *const *keys)
 {
 	size_t len;
 	char *text = access(path, F_OK) == 0 ? ks_file_read(path, &len) : NULL;
 	cJSON *old = text ? ks_json_parse(text, len, NULL) : NULL, *trial;
-	double v;
+	const char *const *k;
 
 	free(text);
-	if (!old || ks_json_num(old, key, NULL, &v) < 0) {
+	if (!cJSON_IsObject(old)) {
 		cJSON_Delete(old);
 		return;
 	}
@@ -57,10 +71,11 @@ ks_json_keep_old_number(const char *path, cJSON *res, const char *key)
 	text = cJSON_PrintUnformatted(res);
 	trial = text ? ks_json_parse(text, strlen(text), NULL) : NULL;
 	cJSON_free(text);
-	if (trial)
-		ks_json_set_num(trial, key, v);
+	for (k = keys; trial && *k; k++)
+		keep(trial, old, *k);
 	if (trial && cJSON_Compare(trial, old, 1))
-		ks_json_set_num(res, key, v);
+		for (k = keys; *k; k++)
+			keep(res, old, *k);
 	cJSON_Delete(trial);
 	cJSON_Delete(old);
 }

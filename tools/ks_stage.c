@@ -528,6 +528,28 @@ versus_field(struct ks_bench_rec *b, const char *f)
 	return 0;
 }
 
+/*
+ * bench.json's optional "machine": an object whose "noisy" is a boolean
+ * and whose "reason" is a string where it is true (ks_load.c).
+ */
+static int
+machine_field(struct ks_bench_rec *b, const char *f)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(b->json, "machine");
+
+	if (!m)
+		return 0;
+	if (!cJSON_IsObject(m) || bool_field(m, "noisy", NULL, &b->noisy) < 0 ||
+	    str_or_null(m, "reason", NULL, &b->noisy_reason) < 0 || b->noisy != (b->noisy_reason != NULL)) {
+		note(f, "field \"machine\" is not an object with \"noisy\" (a boolean) and \"reason\" (a string "
+		    "where it is true, else null)");
+		b->noisy = 0;
+		b->noisy_reason = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 int
 ks_bench_rec_load(const char *path, int flags, struct ks_bench_rec *b)
 {
@@ -564,7 +586,7 @@ ks_bench_rec_load(const char *path, int flags, struct ks_bench_rec *b)
 		note(f, "field \"score_us\" must be null when status is %s", b->status);
 		goto bad;
 	}
-	if (versus_field(b, f) < 0)
+	if (versus_field(b, f) < 0 || machine_field(b, f) < 0)
 		goto bad;
 	return 0;
 bad:

@@ -558,7 +558,15 @@ lock_path(const char *device, int index)
 	return p;
 }
 
-/* builds share the CPU's lock (ks.h) */
+/*
+ * Builds share the CPU's lock (ks.h).  A GPU bench takes its GPU's lock,
+ * never the CPU's, so that builds go on beside it: its times are the
+ * GPU's own events, around calls queued behind a pad kernel that keeps
+ * the host's launches off the clock, and its host thread needs one core,
+ * which a compiler beside it leaves on a GPU machine's many.  Holding
+ * every build back for every GPU bench would idle the CPU for the whole
+ * search; bench.json's "machine" still records the CPU's load there.
+ */
 int
 ks_cpu_share(const struct ks_target *t, const char *what)
 {

@@ -16,8 +16,12 @@ export KS_LLM_OUTAGE_S=0
 # ks-bench's per-device locks: each test's own, and setup_file's its file's
 # (not /tmp, which every run on the machine shares).
 export KS_LOCK_DIR="${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}"
+# The test machine's own load (bats --jobs, other runs beside this one) must
+# neither hold benches back nor mark them noisy: the tests of that set
+# KS_BENCH_BUSY_MAX themselves, on a made-up /proc (busy_proc).
+export KS_BENCH_BUSY_MAX=4096
 unset KS_LLM_PROVIDER KS_LLM_URL OPENAI_BASE_URL KS_LLM_API_KEY OPENAI_API_KEY ANTHROPIC_API_KEY GEMINI_API_KEY
-unset KS_KERNELS_DIR KS_BENCH_TIMEOUT_S KS_BENCH_MEMORY_MB POP PROBLEM TARGET K N
+unset KS_KERNELS_DIR KS_BENCH_TIMEOUT_S KS_BENCH_MEMORY_MB KS_BENCH_SETTLE_S KS_BENCH_PROC KS_NVIDIA_SMI POP PROBLEM TARGET K N
 
 slow() {
 	[ -n "${KS_TEST_ALL:-}" ] || skip "slow test: run it with make test-all"
@@ -229,6 +233,28 @@ SH
 	chmod +x bin/nvcc
 	export KS_NVCC=$PWD/bin/nvcc KS_SANDBOX=basic
 	unset CUDA_VISIBLE_DEVICES
+}
+
+# busy_proc DIR SECONDS: DIR made a /proc for ks-bench (KS_BENCH_PROC) on
+# which other processes keep 8 CPUs busy (their ticks grow by 40 every
+# 0.05 s) for about SECONDS (whole), then none; 2 CPUs, a load of 1.50, 3 processes
+# running (ks-bench and 2 others).  The writer runs in the background ($!)
+# and has written once when this returns.
+busy_proc() {
+	mkdir -p "$1"
+	echo "1.50 1.20 0.90 3/200 4242" >"$1/loadavg"
+	(
+		t=1000
+		for ((i = 0; i <= $2 * 20; i++)); do
+			t=$((t + 40))
+			printf 'cpu  %d 0 500 90000 10 0 3 0 0 0\ncpu0 %d 0 250 45000 5 0 2 0 0 0\ncpu1 %d 0 250 45000 5 0 1 0 0 0\nintr 0\nprocs_running 3\nprocs_blocked 0\n' \
+				$t $((t / 2)) $((t / 2)) >"$1/stat.new"
+			mv -f "$1/stat.new" "$1/stat"
+			sleep 0.05
+		done
+	) 3>&- &
+	for ((i = 0; i < 500; i++)); do [ -e "$1/stat" ] && break; sleep 0.02; done
+	assert_file_exists "$1/stat"
 }
 
 # cpu_lock: the path of the CPU's bench lock (KS_LOCK_DIR is the test's own)
