@@ -530,7 +530,7 @@ ks_external_judge(const struct ks_external_job *j, cJSON *res)
 	int fd, rc = -1;
 
 	if (!cmd || !*cmd) {
-		ks_warnx("target external needs KS_EVAL_CMD, the command that judges a kernel (README.md, "
+		ks_warnx("target external needs KS_EVAL_CMD, the command that judges a kernel (population(5), "
 		    "\"External evaluators\")");
 		return -1;
 	}
