@@ -425,7 +425,9 @@ ks_llm_open(struct ks_llm *llm, const char *stage, const char *root, long draw)
 	if (pick >= 0 && e[pick].endpoint[0])
 		return open_endpoint(llm, stage, root, &e[pick], var);
 	if (strcmp(p, "offline") == 0) {
-		ks_info("no LLM configured (KS_LLM_PROVIDER, KS_LLM_URL or an API key): using the offline proposer");
+		/* once a generation, by its first stage: not once for each of its 2 + K stage processes */
+		if (strcmp(stage, "select") == 0)
+			ks_info("no LLM configured (KS_LLM_PROVIDER, KS_LLM_URL or an API key): using the offline proposer");
 		return 1;
 	}
 	if (!(pv = provider_named(p))) {
