@@ -67,14 +67,14 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 		return NULL;
 	g = ks_easprintf("%ld", gen);
 	if (ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_task(&p, run->target)) ||
-	    !(target = ks_ctx_target(run->target, c, n)))
+	    !(target = ks_ctx_target(&p, run->target, c, n)))
 		goto out;
 	pop = ks_ctx_population(c, n, &p, NULL, NULL, budget);
 	const char *keys[] = { "generation", "task", "target", "population" };
 	const char *vals[] = { g, task, target, pop };
 	if (!(prompt = ks_prompt_render("select", keys, vals, 4)) || ks_mkdir_p(dir) < 0)
 		goto out;
-	if ((rc = ks_ask(llm, prompt, dir, "select", check_reply, &pk, &why)) < 0)
+	if ((rc = ks_ask(llm, run->target, prompt, dir, "select", check_reply, &pk, &why)) < 0)
 		goto out;
 	if (rc == 0) {
 		sel = pk.sel;
