@@ -142,6 +142,159 @@ hyp_prompt() {
 	refute_output --partial "nvcc."
 }
 
+# feature_kernel FACTS EXT: a kernel that uses every header (<...>) and
+# every instruction or attribute (in backquotes) the facts file FACTS
+# names, for the entry point of fp8-mm (EXT hip) or rmsnorm (EXT cu): two
+# kernels with setmaxnreg, one under __launch_bounds__(128, 1) and one
+# under __launch_bounds__(128), and one in clusters of two
+feature_kernel() {
+	local facts=$1 ext=$2 h f
+	[ "$ext" = hip ] && echo '#include <hip/hip_runtime.h>'
+	echo '#include <stdint.h>'
+	for h in $(grep -oE '<[a-z0-9_/]+(\.h)?>' "$facts" | sort -u); do
+		[ "$h" = "<hip/hip_runtime.h>" ] || echo "#include $h"
+	done
+	echo '#define SHARED_ADDR(p) ((uint32_t)__cvta_generic_to_shared(p))'
+	echo 'static __device__ __forceinline__ float features(const uint8_t *a, const void *tmap) {'
+	echo '	__shared__ alignas(128) uint8_t s[8192]; __shared__ alignas(8) uint64_t bar;'
+	echo '	uint32_t ss = SHARED_ADDR(s), sbar = SHARED_ADDR(&bar), r0 = 0, r1 = 0, r2 = 0, r3 = 0;'
+	echo '	float d0 = 0, d1 = 0, d2 = 0, d3 = 0;'
+	for f in $(grep -oE '`(wgmma\.mma_async|mma\.sync|ldmatrix|stmatrix|cp\.async[a-z.]*|mbarrier|setmaxnreg|__cluster_dims__)`' \
+		"$facts" | tr -d '`' | sort -u); do
+		case $f in
+		wgmma.mma_async)
+			echo '	{ uint64_t da = (ss & 0x3FFFF) >> 4 | 8ull << 16 | 8ull << 32, db = da;'
+			echo '	asm volatile("wgmma.fence.sync.aligned;" ::: "memory");'
+			echo '	asm volatile("wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3 {%0, %1, %2, %3}, %4, %5, 1, 1, 1;"'
+			echo '	    : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "l"(da), "l"(db));'
+			echo '	asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");'
+			echo '	asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }' ;;
+		mma.sync)
+			echo '	asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0, %1, %2, %3}, {%4, %4, %4, %4}, {%5, %5}, {%0, %1, %2, %3};"'
+			echo '	    : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "r"(r0), "r"(r1));' ;;
+		ldmatrix)
+			echo '	asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"'
+			echo '	    : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(ss + 16 * (threadIdx.x % 32)));' ;;
+		stmatrix)
+			echo '	asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};"'
+			echo '	    :: "r"(ss + 16 * (threadIdx.x % 32)), "r"(r0), "r"(r1), "r"(r2), "r"(r3) : "memory");' ;;
+		cp.async)
+			echo '	asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(ss + 16 * threadIdx.x), "l"(a + 16 * threadIdx.x) : "memory");'
+			echo '	asm volatile("cp.async.commit_group;" ::: "memory");'
+			echo '	asm volatile("cp.async.wait_group 0;" ::: "memory");' ;;
+		cp.async.bulk | mbarrier) # one completes on the other
+			[[ ${done_bulk:-} ]] && continue
+			done_bulk=1
+			echo '	if (threadIdx.x == 0) {'
+			echo '		asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(sbar));'
+			echo '		asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(sbar), "r"(4096));'
+			echo '		asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"'
+			echo '		    :: "r"(ss), "l"(a), "r"(4096), "r"(sbar) : "memory");'
+			echo '	}'
+			echo '	__syncthreads();'
+			echo '	asm volatile("{ .reg .pred p; W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1; @!p bra W; }" :: "r"(sbar), "r"(0));' ;;
+		cp.async.bulk.tensor)
+			echo '	if (threadIdx.x == 0)'
+			echo '		asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"'
+			echo '		    :: "r"(ss), "l"(tmap), "r"(0), "r"(0), "r"(sbar) : "memory");' ;;
+		setmaxnreg)
+			echo '	asm volatile("setmaxnreg.inc.sync.aligned.u32 240;");' ;;
+		__cluster_dims__) ;; # feat_cluster below
+		*) fail "no use of $f written: add one to this test" ;;
+		esac
+	done
+	echo '	return d0 + d1 + d2 + d3 + (float)(r0 + r1 + r2 + r3) + s[threadIdx.x];'
+	echo '}'
+	echo 'static __global__ void __launch_bounds__(128, 1) feat_bounded(const uint8_t *a, float *out, const void *tmap) { out[threadIdx.x] = features(a, tmap); }'
+	echo 'static __global__ void __launch_bounds__(128) feat_plain(const uint8_t *a, float *out, const void *tmap) { out[threadIdx.x] = features(a, tmap); }'
+	echo 'static __global__ void __cluster_dims__(2, 1, 1) feat_cluster(float *out) {'
+	echo '	__shared__ float s[128];'
+	echo '	cooperative_groups::cluster_group cl = cooperative_groups::this_cluster();'
+	echo '	s[threadIdx.x] = (float)threadIdx.x;'
+	echo '	cl.sync();'
+	echo '	out[threadIdx.x] = cl.map_shared_rank(s, (cl.block_rank() + 1) % 2)[threadIdx.x];'
+	echo '	cl.sync();'
+	echo '}'
+	if [ "$ext" = hip ]; then
+		echo 'void fp8_mm(int m, int n, int k, const uint8_t *a, const uint8_t *b, const float *a_scale, const float *b_scale, uint16_t *c) {'
+		echo '	hipLaunchKernelGGL(feat_bounded, dim3(1), dim3(128), 0, 0, a, (float *)c, (const void *)b);'
+		echo '	hipLaunchKernelGGL(feat_plain, dim3(1), dim3(128), 0, 0, a, (float *)c, (const void *)b);'
+		echo '	hipLaunchKernelGGL(feat_cluster, dim3(2), dim3(128), 0, 0, (float *)c);'
+	else
+		echo 'void rmsnorm(int rows, int cols, const __nv_bfloat16 *x, const __nv_bfloat16 *w, __nv_bfloat16 *y, float eps) {'
+		echo '	feat_bounded<<<1, 128>>>((const uint8_t *)x, (float *)y, (const void *)w);'
+		echo '	feat_plain<<<1, 128>>>((const uint8_t *)x, (float *)y, (const void *)w);'
+		echo '	feat_cluster<<<2, 128>>>((float *)y);'
+	fi
+	echo '}'
+}
+
+# assert_features_build DIR: the candidate in DIR, the feature kernel, built by ks-build; setmaxnreg
+# applied under __launch_bounds__(128, 1) (240 registers) and ignored, with note C7508, under (128)
+assert_features_build() {
+	run -0 ks-build "$1"
+	run -0 jq -r '.ok, .rejected' "$1/build.json"
+	assert_output $'true\nnull'
+	run -0 jq -r '.resources.kernels[] | select(.name | test("feat_bounded")) | .registers' "$1/build.json"
+	assert_output 240
+	run -0 jq -r '.diagnostics | [scan("C7508")] | length' "$1/build.json"
+	assert_output 1
+}
+
+@test "every header and instruction the hip-nvidia facts name compiles through <hip/hip_runtime.h> under ks-build's own flags" {
+	export PATH="$PATH:/usr/local/cuda/bin"
+	command -v nvcc >/dev/null || skip "nvcc is not installed: the hip-nvidia facts cannot be checked here"
+	ks-init -p fp8-mm -t hip-nvidia -k 1 pop
+	ks-implement pop/gen-000/c0
+	feature_kernel "$KS_ROOT/prompts/targets/hip-nvidia.md" hip >pop/gen-000/c0/kernel.hip
+	# CUDA's C++ headers come after the HIP header (they used to break under its __any macro)
+	run -0 grep -c -e '#include <cuda/barrier>' -e '#include <cooperative_groups.h>' -e '#include <cuda_fp8.h>' \
+		pop/gen-000/c0/kernel.hip
+	assert_output 3
+	assert_features_build pop/gen-000/c0
+}
+
+@test "every header and instruction the cuda facts name compiles under ks-build's own flags" {
+	export PATH="$PATH:/usr/local/cuda/bin"
+	command -v nvcc >/dev/null || skip "nvcc is not installed: the cuda facts cannot be checked here"
+	ks-init -p rmsnorm -t cuda -k 1 pop
+	ks-implement pop/gen-000/c0
+	feature_kernel "$KS_ROOT/prompts/targets/cuda.md" cu >pop/gen-000/c0/kernel.cu
+	assert_features_build pop/gen-000/c0
+}
+
+@test "no TMA tensor map can be made: the build refuses cuTensorMapEncodeTiled and cudaGetDriverEntryPoint" {
+	export PATH="$PATH:/usr/local/cuda/bin"
+	command -v nvcc >/dev/null || skip "nvcc is not installed"
+	local f
+	ks-init -p fp8-mm -t hip-nvidia -k 1 pop
+	ks-implement pop/gen-000/c0
+	for f in cuTensorMapEncodeTiled cudaGetDriverEntryPoint; do
+		{
+			echo '#include <hip/hip_runtime.h>'
+			echo '#include <stdint.h>'
+			echo '#include <cuda.h>'
+			echo 'void fp8_mm(int m, int n, int k, const uint8_t *a, const uint8_t *b, const float *a_scale, const float *b_scale, uint16_t *c) {'
+			if [ $f = cuTensorMapEncodeTiled ]; then
+				echo '	CUtensorMap map; cuuint64_t dims[2] = { (cuuint64_t)m, (cuuint64_t)k }, strides[1] = { (cuuint64_t)m };'
+				echo '	cuuint32_t box[2] = { 64, 64 }, es[2] = { 1, 1 };'
+				echo '	cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, (void *)a, dims, strides, box, es,'
+				echo '	    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,'
+				echo '	    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);'
+			else
+				echo '	void *fn = 0; cudaDriverEntryPointQueryResult q;'
+				echo '	cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fn, cudaEnableDefault, &q);'
+			fi
+			echo '}'
+		} >pop/gen-000/c0/kernel.hip
+		rm -f pop/gen-000/c0/build.json
+		run ks-build pop/gen-000/c0
+		run -0 jq -r '.ok, .rejected' pop/gen-000/c0/build.json
+		assert_line --index 0 false
+		assert_line --index 1 --partial "the kernel imports '$f', which a kernel for target hip-nvidia may not use"
+	done
+}
+
 # sysfs_size INDEX: cpu0's cache INDEX's size as the facts give it ("48K" is "48 KiB", "2048K" "2 MiB")
 sysfs_size() {
 	local k
