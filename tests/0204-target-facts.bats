@@ -348,12 +348,30 @@ sysfs_size() {
 	fi
 }
 
-@test "hip-amd: the profile section names rocprofv3, not Nsight; its timing flushes the Infinity Cache" {
+@test "hip-nvidia on fp8-mm: the system prompt says GPU; the usable headers and sm_90a instructions, the TMA limit, batches, fp8-mm's numbers and the FP8 accumulator" {
+	fp8_pop hip-nvidia
+	run -0 hyp_prompt
+	assert_output --partial "CUDA's headers, included after it or before: <cuda_fp16.h>, <cuda_bf16.h>, <cuda_fp8.h>"
+	assert_output --partial "\`wgmma.mma_async\` (e4m3 inputs too), \`mma.sync\` with e4m3 inputs (m16n8k32)"
+	assert_output --partial "\`setmaxnreg\` (which ptxas applies only in a kernel with \`__launch_bounds__(threads, 1)\`"
+	assert_output --partial "No TMA tensor map can be made"
+	assert_output --partial "then timed in batches until the standard error of the mean is under 0.5 % of it"
+	assert_output --partial "before it the harness flushes the caches (it reads twice the L2) and waits for the device"
+	# the numbers of the problem, for every target, and the H200's accumulator, for this one
+	assert_output --partial "# fp8-mm's numbers"
+	assert_output --partial "# FP8 tensor cores on Hopper"
+	run -0 llm_request 1 '.body.messages[0].content'
+	assert_output --regexp '^You are a GPU kernel scientist: '
+}
+
+@test "hip-amd: the profile section names rocprofv3, not Nsight; its timing flushes the Infinity Cache; fp8-mm's numbers, no note of Hopper's accumulator" {
 	fp8_pop hip-amd
 	run -0 hyp_prompt
 	assert_output --partial $'## What the profiler says of the base\n\nNo profile of the base g000c0 (make generation KS_PROFILE=1 profiles each base where rocprofv3 runs).\n\n## The base kernel'
 	assert_output --partial "(it reads twice the larger of the L2 and the 256 MiB Infinity Cache)"
+	assert_output --partial "# fp8-mm's numbers"
 	refute_output --partial "Nsight"
+	refute_output --partial "Hopper"
 }
 
 @test "the timing rules the prompts state are the harness's numbers, and ks-bench's defaults" {
@@ -390,4 +408,22 @@ sysfs_size() {
 		"$KS_ROOT/tests/unit/facts.c" "$KS_ROOT/tools/libks.a" -o facts $(pkg-config --libs libcjson libcurl libcrypto) -lm
 	run -0 ./facts trees
 	assert_output "4 cases, 0 failed"
+}
+
+@test "fp8-mm's notes quote what an accumulator of 13 mantissa bits, and fp32, do to the check (tests/unit/fp8acc.c)" {
+	local notes out blocks steps
+	cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$KS_ROOT/kernels/fp8-mm" "$KS_ROOT/tests/unit/fp8acc.c" \
+		"$KS_ROOT/kernels/fp8-mm/reference.c" -o fp8acc -lm
+	out=$(./fp8acc 1 2 3)
+	# fp32 accumulation: no element fails, about 1e-5 of error on average and 2e-4 at most
+	run -0 awk -F'[ ,;]+' '{ for (i = 1; i <= NF; i++) { if ($i == "fp32" && $(i+1) ~ /^[0-9]+$/) f += $(i+1);
+		if ($i == "mean") m = m > $(i+1) ? m : $(i+1); if ($i == "greatest") g = g > $(i+1) ? g : $(i+1) } }
+		END { print f, (m < 1.5e-5), (g <= 2e-4) }' <<<"$out"
+	assert_output "0 1 1"
+	blocks=$(grep -oE 'block [a-z-]+ [0-9]+' <<<"$out" | awk '{ print $3 }' | sort -n | sed -n '1p;$p' | paste -sd' ')
+	steps=$(grep -oE 'step [a-z-]+ [0-9]+' <<<"$out" | awk '{ print $3 }' | sort -n | sed -n '1p;$p' | paste -sd' ')
+	notes=$(cat "$KS_ROOT"/kernels/fp8-mm/knowledge/hip-nvidia/fp8-accumulation.md | tr -s ' \n' '  ')
+	assert_equal "$(grep -o "fails ${blocks% *} to ${blocks#* } of the 98,304 elements of 64x1536x7168 when each 128-deep block is summed in it, and ${steps% *} to ${steps#* } when each k = 32 step" <<<"$notes" | wc -l)" 1
+	notes=$(tr -s ' \n' '  ' <"$KS_ROOT/kernels/fp8-mm/knowledge/numerics.md")
+	assert_equal "$(grep -c "erred by about 1e-5 on average, 2e-4 at most" <<<"$notes")" 1
 }
