@@ -794,8 +794,6 @@ char *ks_ctx_target(const struct ks_problem *p, const char *target, const struct
  * *cores gets the physical cores, or -1.
  */
 char *ks_facts_cpu(const char *root, int *cores);
-/* How a kernel of target t is timed, as the harness and ks-bench do it ("" for target external). */
-char *ks_facts_timing(const struct ks_target *t, const struct ks_problem *p);
 /* Checks a reply: 0 and keeps what it needs in ctx, or -1 and sets *why (caller frees). */
 typedef int (*ks_check_fn)(const char *text, void *ctx, char **why);
 /*
