@@ -74,7 +74,7 @@ since() {
 		'[.headers | keys_unsorted[] | select(IN("x-api-key", "x-goog-api-key", "anthropic-version"))]' \
 		.body.model '[.body.messages[].role]' \
 		.body.max_tokens '.body | has("temperature")' \
-		'.body.messages[0].content | startswith("You are a GPU kernel scientist")' \
+		'.body.messages[0].content | startswith("You are a CPU kernel scientist")' \
 		'.body.messages[1].content | contains("this is generation 1")' \
 		'.body.messages[1].content | contains("- g000c1 (base -, reference -; plan: (the seed kernel)): status ok, score 80.00 us")'
 	assert_output - <<'EOF'
@@ -110,7 +110,7 @@ EOF
 	assert_equal "$(jget pop/gen-001/select.json .model)" claude-fix
 	run llm_request 1 .path .auth .auth_header '.headers["anthropic-version"]' \
 		'.headers.authorization' .body.model .body.max_tokens \
-		'.body.system | startswith("You are a GPU kernel scientist")' \
+		'.body.system | startswith("You are a CPU kernel scientist")' \
 		'[.body.messages[].role]' '.body.messages[0].content | contains("this is generation 1")'
 	assert_output - <<'EOF'
 /v1/messages
@@ -139,7 +139,7 @@ EOF
 	assert_equal "$(llm_requests)" 2
 	run llm_request 2 .path .model .auth .auth_header \
 		'.headers.authorization' '.body | has("model")' \
-		'.body.systemInstruction.parts[0].text | startswith("You are a GPU kernel scientist")' \
+		'.body.systemInstruction.parts[0].text | startswith("You are a CPU kernel scientist")' \
 		'[.body.contents[].role]' '.body.contents[1].parts' \
 		.body.generationConfig
 	assert_output - <<'EOF'

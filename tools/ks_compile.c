@@ -123,8 +123,8 @@ program_argv(const struct ks_compile_job *j, const char *const *common, const ch
  * version or release (nvcc's first line names only the driver), else
  * the first line.
  */
-static char *
-compiler_version(const char *cc)
+char *
+ks_compile_version(const char *cc)
 {
 	char *argv[] = { (char *)cc, "--version", NULL };
 	char *text = ks_proc_capture(argv, 30), *line, *save = NULL, *pick = NULL, *out;
@@ -432,7 +432,7 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec)
 
 	if (plan_build(j, &b) < 0)
 		return -1;
-	if (!(version = compiler_version(b.argv[0][0])))
+	if (!(version = ks_compile_version(b.argv[0][0])))
 		goto out;
 	/* what the record was measured on: the kernel and the harness as they are now */
 	if (!(ksum = ks_sha256_file(j->kernel)) || !(hsum = ks_harness_sha256(j->prob)))
