@@ -749,6 +749,22 @@ long_base() {
 	assert_equal "$(count roomy pop/gen-000/c0/kernel.c)" 1
 }
 
+@test "a kernel benched on a loaded machine is marked so in the prompts, with one line saying how many were" {
+	# (before: a bench whose machine was busy looked as sure as any other; bench.json's "machine" said it)
+	use three
+	jq '.machine = {noisy: true, reason: "other processes used 1.02 CPUs during the bench (over KS_BENCH_BUSY_MAX, 0.25)"}' \
+		pop/gen-001/c0/bench.json >b && mv b pop/gen-001/c0/bench.json
+	mkdir -p pop/gen-002
+	jq -n '{base: "g001c0", reference: "g000c0", reason: "fastest"}' >pop/gen-002/select.json
+	serve hyp=plans.json
+	run -0 ks-hypothesize pop/gen-002
+	run prompt 1
+	assert_output --partial "(1 of the 2 kernels benched ok ran on a loaded machine, marked below: other processes took the CPU or the GPU while they were timed, so their times and spreads are less sure; trust a side-by-side ratio over their scores)"
+	assert_output --regexp "- g001c0 \([^)]*\): status ok, score 80\.00 us [^\n]*; benched on a loaded machine \(other processes used 1\.02 CPUs during the bench \(over KS_BENCH_BUSY_MAX, 0\.25\)\): its times are less sure than their spread says"
+	run grep -c "benched on a loaded machine" <<<"$output"
+	assert_output 1
+}
+
 @test "every kernel shown carries its share of the speed of light; hypothesize says how far the base is, and where" {
 	use three
 	# the seed: 50 %, 10 % and 75 % of SOL (33.5 % overall); g001c0: 80 % on each shape

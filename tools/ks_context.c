@@ -139,6 +139,9 @@ add_kernel_full(struct ks_buf *b, const struct ks_cand *c, const struct ks_probl
 		add_score(b, c);
 	}
 	add_overall_share(b, c);
+	if (c->score_us > 0 && c->bench.noisy)
+		ks_buf_printf(b, "; benched on a loaded machine (%s): its times are less sure than their spread says",
+		    c->bench.noisy_reason);
 	ks_buf_puts(b, "\n");
 	if (c->score_us > 0) {
 		ks_buf_puts(b, "  per shape:");
@@ -555,6 +558,23 @@ add_noise_legend(struct ks_buf *b, const struct ks_cand *c, size_t n)
 		}
 }
 
+/* One line saying how many of the benches shown ran on a loaded machine (bench.json "machine"), or nothing. */
+static void
+add_load_line(struct ks_buf *b, const struct ks_cand *c, size_t n)
+{
+	size_t benched = 0, noisy = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i].score_us > 0) {
+			benched++;
+			noisy += c[i].bench.noisy != 0;
+		}
+	if (noisy)
+		ks_buf_printf(b, "(%zu of the %zu kernels benched ok ran on a loaded machine, marked below: other "
+		    "processes took the CPU or the GPU while they were timed, so their times and spreads are less "
+		    "sure; trust a side-by-side ratio over their scores)\n", noisy, benched);
+}
+
 char *
 ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p, const struct ks_cand *base,
     const struct ks_cand *ref, size_t budget)
@@ -563,6 +583,7 @@ ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p,
 	char *shown;
 
 	ks_buf_add(&b, "", 0);
+	add_load_line(&b, c, n);
 	add_noise_legend(&b, c, n);
 	add_sol_legend(&b, c, n);
 	for (size_t i = 0; i < n; i++)
@@ -571,6 +592,7 @@ ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p,
 		return b.s;
 	b.len = 0;
 	b.s[0] = '\0';
+	add_load_line(&b, c, n);
 	add_noise_legend(&b, c, n);
 	add_sol_legend(&b, c, n);
 	shown = ks_ecalloc(n ? n : 1, 1);
