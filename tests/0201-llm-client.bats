@@ -860,6 +860,22 @@ EOF
 	assert_output $'false\ntrue\nfalse'
 }
 
+@test "KS_MAX_TOKENS: a run says when its billed tokens pass 50 % and 80 % of it, once each" {
+	# (before: nothing was said until the budget stopped the run)
+	llm_server_start "$(steps "$OK")"
+	export KS_MAX_TOKENS=3000 KS_LLM_CACHE=off
+	local i said=()
+	for i in 1 2 3; do
+		rm -f pop/gen-001/select.json
+		run -0 --separate-stderr ks-select pop/gen-001
+		said+=("$stderr")
+	done
+	# 1020 tokens a call: 34 %, then 68 %, then 102 %
+	assert_equal "${said[0]}" ""
+	assert_equal "${said[1]}" "ks-select: token budget: 2040 tokens used, past 50 % of KS_MAX_TOKENS=3000 (see 'pop/llm-usage.jsonl')"
+	assert_equal "${said[2]}" "ks-select: token budget: 3060 tokens used, past 80 % of KS_MAX_TOKENS=3000 (see 'pop/llm-usage.jsonl')"
+}
+
 # ---- the cache ------------------------------------------------------
 
 @test "an identical request is answered from POP/llm-cache; KS_LLM_CACHE=off asks again" {
