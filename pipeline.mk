@@ -6,7 +6,8 @@
 # is a file written by one tool (ks-x -o $@), so an interrupted run
 # resumes with the same command and redoes nothing that finished, and
 # make -j builds and benches the K candidates of a generation in parallel
-# (ks-bench still times one kernel at a time per device).
+# (ks-bench still times one kernel at a time per device).  SIGINT, SIGTERM
+# or SIGHUP to make stops the whole run (ks-lock).
 #
 #   make -j 16 generation N=5 KS_LAUNCH='srun --gres=gpu:1 -N1 -n1'
 #
@@ -56,9 +57,9 @@ KS_BUILD ?=
 
 .SUFFIXES:
 .DELETE_ON_ERROR:
-.PHONY: ks-pipeline generation check heldout report
+.PHONY: ks-pipeline ks-generation generation check heldout report
 
-ifneq ($(filter generation ks-pipeline,$(MAKECMDGOALS)),)
+ifneq ($(filter generation ks-pipeline ks-generation,$(MAKECMDGOALS)),)
 ifeq ($(strip $(N)),)
 $(error N is not set: say which generation to make, e.g. make generation N=5)
 endif
@@ -79,7 +80,7 @@ endif
 
 # Tools that are not there (a partial install, a wrong KS_BIN, a source
 # tree not built) are said once, rather than by the shell at each stage.
-ifneq ($(filter generation ks-pipeline check heldout report,$(MAKECMDGOALS)),)
+ifneq ($(filter generation ks-pipeline ks-generation check heldout report,$(MAKECMDGOALS)),)
 ifeq ($(KS_BUILD)$(wildcard $(KS_BIN)/ks-init),)
 $(error no tools in '$(KS_BIN)' (KS_BIN): build them (make) or install them (make install))
 endif
@@ -154,8 +155,12 @@ $(ks_all_cands:=/bench.json): %/bench.json: %/build.json
 
 # The entry point.  ks-init, the one maker of POP/run.json, creates it or
 # checks it against PROBLEM, TARGET and K; then, unless every file is made
-# already, one make of ks-pipeline runs holding POP/.lock, so that a second
-# make on the same POP stops at once instead of racing this one.
+# already, ks-lock runs one make of ks-generation holding POP/.lock, so
+# that a second make on the same POP stops at once instead of racing this
+# one (ks-lock names the make that holds it), and SIGINT, SIGTERM or SIGHUP
+# to this make stops that one and all it runs: make passes on only
+# SIGTERM, and only to a recipe's own process, which the shell makes
+# ks-lock (exec).
 
 # generation: generations 0..N in POP, then the summary line, from the tools
 generation: $(KS_BUILD)
@@ -163,14 +168,13 @@ generation: $(KS_BUILD)
 	@if $(MAKE) -f '$(ks_top)' --no-print-directory -q ks-pipeline 2>/dev/null; then \
 		echo "ks: generations 0..$(N) of $(POP) are complete: nothing to do"; \
 	else \
-		flock -n -E 75 '$(POP)/.lock' $(MAKE) -f '$(ks_top)' --no-print-directory ks-pipeline; rc=$$?; \
-		if [ $$rc -eq 75 ]; then \
-			echo "ks: another make is running on $(POP) (it holds '$(POP)/.lock'): let it finish, or stop it first" >&2; \
-		fi; \
-		[ $$rc -ne 0 ] || $(KS_BIN)/ks-report -g '$(N)' '$(POP)'; \
-		exit $$rc; \
+		exec $(KS_BIN)/ks-lock '$(POP)' $(MAKE) -f '$(ks_top)' --no-print-directory ks-generation; \
 	fi
 	@$(KS_BIN)/ks-report -b '$(POP)'
+
+# ks-generation: generation N's files, then the line that ends it
+ks-generation: ks-pipeline
+	@$(KS_BIN)/ks-report -g '$(N)' '$(POP)'
 
 # check: PROBLEM on TARGET tried before any run, in a temporary population
 # that is removed after: problem.json checked (ks-init), the seed built

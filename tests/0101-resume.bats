@@ -93,7 +93,8 @@ wait_unlocked() {
 	start_gen N=1
 	wait_for pop/gen-000/c0/candidate.json
 	run -2 make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" N=1
-	assert_line "ks: another make is running on $BATS_TEST_TMPDIR/pop (it holds '$BATS_TEST_TMPDIR/pop/.lock'): let it finish, or stop it first"
+	# (start_gen's setsid and env each become make: $pid is make's)
+	assert_line "ks-lock: another make is running on '$BATS_TEST_TMPDIR/pop' (pid $pid: make -s --no-print-directory -C $KS_ROOT generation POP=$BATS_TEST_TMPDIR/pop N=1; it holds '$BATS_TEST_TMPDIR/pop/.lock'): let it finish, or stop it first (kill $pid)"
 	wait "$pid"
 	assert_complete
 	run -0 make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" N=1

@@ -8,9 +8,10 @@ bats_require_minimum_version 1.5.0
 load helper/common
 load helper/llm
 
-# the C tools, which every variable of the README's "all" rows concerns, and the evaluator script
+# the C tools, which every variable of the README's "all" rows concerns; ks-lock, make's, which reads
+# none of them; and the evaluator script
 C_TOOLS='ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report'
-TOOLS="$C_TOOLS ks-eval-popcorn"
+TOOLS="$C_TOOLS ks-lock ks-eval-popcorn"
 
 setup_file() {
 	DEST=$BATS_FILE_TMPDIR/dest
@@ -181,7 +182,7 @@ $stderr}"
 			assert_file_exists "$PREFIX/share/man/man${xr#* }/${xr% *}.${xr#* }"
 		done < <(sed -n 's/^\.Xr \(ks-[a-z]*\|population\|kernel-scientist\) \([0-9]\).*/\1 \2/p' "$page")
 	done
-	assert_equal "$n" 10
+	assert_equal "$n" 11
 }
 
 @test "each tool's page: the sections a page has, the SYNOPSIS is the tool's usage line, the exit statuses 0, 1 and 2" {
@@ -310,6 +311,14 @@ $output"
 	run_examples ks-report.1 "$START"
 	assert_file_exists work/pop2/gen-002/hypotheses.json
 	run -0 grep -c '<svg' work/pop/report.html
+}
+
+@test "EXAMPLES of ks-lock(1) run" {
+	run_examples ks-lock.1 "$START"
+	assert_equal "$EXAMPLES_RUN" 2
+	# the last: the lock held by flock(1), which ks-lock names
+	assert_line --regexp "^ks-lock: 'pop/\.lock' is held by pid [0-9]+ \(flock pop/\.lock ks-lock pop true\), left running by a make that has ended \(pid [0-9]+: "
+	assert_line 75
 }
 
 @test "EXAMPLES of ks-eval-popcorn(1) run" {

@@ -207,7 +207,7 @@ main(int argc, char *argv[])
 	struct ks_args_spec spec = { "[-p problem] [-t target] [-k K] [-o file] pop",
 		"  Writes pop/run.json (problem, target, K) once; later calls check that\n"
 		"  the options match it and change nothing.  Defaults: -p sgemm, the\n"
-		"  problem's first target, -k 3.  See population(5).\n", "k:o:p:t:", on_flag, &o, NULL, NULL };
+		"  problem's first target, -k 3.  See population(5).\n", "k:o:p:t:", on_flag, &o, NULL, NULL, NULL };
 	const char *root = ks_args(argc, argv, &spec);
 	char *out = o.out ? ks_estrdup(o.out) : ks_easprintf("%s/run.json", root);
 	int rval;

@@ -149,6 +149,7 @@ run_profiler(struct prof *pr, const struct ks_profiler *pf, const char *tool, cJ
 	char *abs = realpath(pr->dir, NULL), *box = ks_easprintf("%s/.profile", abs ? abs : pr->dir);
 	char *out = ks_easprintf("%s/stdout", box), *err = ks_easprintf("%s/stderr", box);
 	char *shape = choose_shape(pr, rec), *device = NULL, **argv = NULL;
+	const char *scratch[] = { box, NULL };
 	char *rpath = ks_easprintf("%s/runner", abs ? abs : pr->dir);
 	struct ks_proc_opts o = { 0 };
 	struct ks_proc_result res;
@@ -158,6 +159,10 @@ run_profiler(struct prof *pr, const struct ks_profiler *pf, const char *tool, cJ
 	int rc = -1;
 
 	ks_problem_check_args(&pr->prob, &rtol, &atol, &seed);
+	if (ks_gpus_load(pr->target, &gpus) < 0 || ks_device_take(pr->target, &gpus, pr->dir, &device) < 0)
+		goto out_free;
+	/* the box, made and removed with the signals that stop a run held (ks_proc_run takes them in between) */
+	ks_signals_hold();
 	if (ks_remove_tree(box) < 0 || mkdir(box, 0700) < 0) {
 		ks_warn("cannot make the working directory '%s'", box);
 		goto out;
@@ -167,9 +172,9 @@ run_profiler(struct prof *pr, const struct ks_profiler *pf, const char *tool, cJ
 	o.err_path = err;
 	o.timeout_s = pr->timeout_s;
 	o.cwd = box;
+	o.scratch = scratch;
 	o.sandbox = 1;
-	if (ks_gpus_load(pr->target, &gpus) < 0 || ks_device_take(pr->target, &gpus, pr->dir, &device) < 0 ||
-	    ks_proc_run(argv, &o, &res) < 0)
+	if (ks_proc_run(argv, &o, &res) < 0)
 		goto out;
 	if (device)
 		cJSON_AddStringToObject(rec, "device", device);
@@ -198,6 +203,8 @@ run_profiler(struct prof *pr, const struct ks_profiler *pf, const char *tool, cJ
 	rc = 0;
 out:
 	ks_remove_tree(box);
+	ks_signals_release();
+out_free:
 	ks_argv_free(argv);
 	free(abs);
 	free(box);

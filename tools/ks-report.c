@@ -650,7 +650,7 @@ main(int argc, char *argv[])
 		"  0.8 of its benchmark speed-up.\n"
 		"  With two populations of one problem and target: the best score so far at\n"
 		"  every generation of each, side by side, and which run reached first the\n"
-		"  score both reached.\n", "beg:o:st:", on_flag, &o, &other, longopts };
+		"  score both reached.\n", "beg:o:st:", on_flag, &o, &other, longopts, NULL };
 	const char *root = ks_args(argc, argv, &spec);
 	struct ks_cand *c;
 	const struct ks_cand *seed = NULL;
