@@ -111,6 +111,14 @@ expected_list() {
 	assert_line "ks: generations 0..1 of pop are complete: nothing to do"
 }
 
+@test "the installed pipeline.mk: N and POP alone continue a run; another K is refused with the command that continues it" {
+	cp -a "$START" pop
+	run -2 make -s --no-print-directory -f "$DATA/pipeline.mk" generation N=1 POP=pop K=2
+	assert_output --partial "ks: 'pop' is a run of problem sgemm on target cpu with K=3 (its run.json), not K=2: continue it with 'make -f $DATA/pipeline.mk generation N=1 POP=pop', or start another with a new POP"
+	run -0 make -s --no-print-directory -f "$DATA/pipeline.mk" generation N=1 POP=pop
+	assert_line "ks: generations 0..1 of pop are complete: nothing to do"
+}
+
 @test "pipeline.mk finds its tools: the source tree's with make -f from elsewhere; without any, one error line" {
 	run -0 make -s --no-print-directory -f "$KS_ROOT/pipeline.mk" report POP="$START"
 	assert_line --regexp "^$START: generations 0\.\.1, 4 kernels, 4 correct; "
@@ -328,10 +336,16 @@ $output"
 
 @test "EXAMPLES of kernel-scientist(7) run, from an empty directory" {
 	run_examples kernel-scientist.7
-	assert_equal "$EXAMPLES_RUN" 9
+	assert_equal "$EXAMPLES_RUN" 10
 	# make report wrote the page beside the table
 	assert_file_exists work/pop/report.html
 	assert_equal "$(jget work/mypop/run.json .problem)" mygemm
+	# continued with N and POP alone: mygemm with K=2, from my-kernels, which run.json names
+	assert_equal "$(jget work/mypop/run.json .kernels_dir)" "$BATS_TEST_TMPDIR/work/my-kernels"
+	run -0 find work/mypop/gen-002 -mindepth 1 -maxdepth 1 -type d
+	assert_equal "${#lines[@]}" 2
+	run -0 jget work/mypop/gen-002/c0/build.json .command
+	assert_output --partial "/work/my-kernels/mygemm "
 	assert_equal "$(jget work/pop/gen-001/c2/bench.json .status)" ok
 	assert_equal "$(jget work/pop/gen-000/c0/heldout.json .status)" ok
 }

@@ -323,6 +323,7 @@ struct ks_run {
 	char *path;       /* root/run.json */
 	cJSON *json;
 	const char *problem, *target;   /* point into json */
+	const char *kernels_dir;        /* into json: the kernels folder it was made with (KS_KERNELS_DIR); NULL: the default */
 	long k;
 };
 struct ks_problem {
@@ -357,6 +358,11 @@ int ks_gen_dir_parse(const char *dir, char **root, long *gen);
 /* dir is POP/gen-NNN/cS: sets *root, *gen, *slot. */
 int ks_cand_dir_parse(const char *dir, char **root, long *gen, long *slot);
 
+/*
+ * Reads root/run.json (-1 said).  A run made with KS_KERNELS_DIR goes on
+ * with the same folder: its kernels_dir becomes KS_KERNELS_DIR where that
+ * is unset, for ks_kernels_dir() and any tool this process runs.
+ */
 int ks_run_load(const char *root, struct ks_run *run);
 void ks_run_free(struct ks_run *run);
 
