@@ -267,6 +267,20 @@ profile(struct prof *pr)
 	return rec;
 }
 
+/* 1 when dir names a generation: POP/gen-NNN (a trailing slash allowed); anything else names a candidate */
+static int
+names_generation(const char *dir)
+{
+	const char *last;
+	size_t len = strlen(dir);
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	for (last = dir + len; last > dir && last[-1] != '/'; last--)
+		;
+	return strncmp(last, "gen-", 4) == 0;
+}
+
 /* The candidate directory to profile: dir itself, or the base select.json names when dir is POP/gen-NNN. */
 static char *
 cand_to_profile(const char *dir)
@@ -275,15 +289,7 @@ cand_to_profile(const char *dir)
 	struct ks_select_rec sel;
 	long gen, bgen, bslot;
 
-	const char *last;
-	size_t len = strlen(dir);
-
-	/* POP/gen-NNN (a trailing slash allowed) names a generation, anything else a candidate */
-	while (len > 1 && dir[len - 1] == '/')
-		len--;
-	for (last = dir + len; last > dir && last[-1] != '/'; last--)
-		;
-	if (strncmp(last, "gen-", 4) != 0)
+	if (!names_generation(dir))
 		return ks_estrdup(dir);
 	if (ks_gen_dir_parse(dir, &root, &gen) < 0)
 		return NULL;
@@ -327,23 +333,22 @@ auto_skips(const char *operand)
 	const char *mode = getenv("KS_PROFILE");
 	const struct ks_target *t;
 	struct ks_run r;
-	char *dir, *root = NULL;
+	char *root = NULL;
 	long gen, slot;
 	int skip = -1;
 
 	if (!mode || strcmp(mode, "auto") != 0)
 		return 0;
-	if (!(dir = cand_to_profile(operand)) || ks_cand_dir_parse(dir, &root, &gen, &slot) < 0) {
-		free(dir);
+	/* the run from the operand's path alone: select.json is the next stage's to read, not a skipped profile's */
+	if (names_generation(operand) ? ks_gen_dir_parse(operand, &root, &gen) < 0 :
+	    ks_cand_dir_parse(operand, &root, &gen, &slot) < 0)
 		return -1;
-	}
 	if (ks_run_load(root, &r) == 0) {
 		if ((t = ks_target_find(r.target)))
 			skip = !target_profiler(t);
 		ks_run_free(&r);
 	}
 	free(root);
-	free(dir);
 	return skip;
 }
 
