@@ -23,7 +23,7 @@ KS_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes $(
 	$(shell pkg-config --cflags libcjson libcurl libcrypto)
 KS_LDLIBS = $(shell pkg-config --libs libcjson libcurl libcrypto) -lm
 
-KS_TOOLS = ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report
+KS_TOOLS = ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report ks-lock
 KS_BINS = $(KS_TOOLS:%=tools/%)
 KS_LIB_SRCS = $(wildcard tools/ks_*.c)
 KS_LIB_OBJS = $(KS_LIB_SRCS:.c=.o)

@@ -6,7 +6,10 @@
 # is a file written by one tool (ks-x -o $@), so an interrupted run
 # resumes with the same command and redoes nothing that finished, and
 # make -j builds and benches the K candidates of a generation in parallel
-# (ks-bench still times one kernel at a time per device).
+# (ks-bench still times one kernel at a time per device).  PROBLEM, TARGET
+# and K are a new run's; a run that exists goes on with its own (its
+# run.json), so N and POP alone continue it.  SIGINT, SIGTERM or SIGHUP
+# to make stops the whole run (ks-lock).
 #
 #   make -j 16 generation N=5 KS_LAUNCH='srun --gres=gpu:1 -N1 -n1'
 #
@@ -41,9 +44,9 @@ $(error pipeline.mk: cannot find its own path, '$(lastword $(MAKEFILE_LIST))' (m
 endif
 
 POP ?= population
-PROBLEM ?= sgemm
-TARGET ?= cpu
-K ?= 3
+# PROBLEM, TARGET and K have no default here: unset, a new run's are
+# sgemm, the problem's first target and 3 (ks-init), and a run that
+# exists goes on with its own (ks_run, below).
 # KS_PROFILE: auto (profile each generation's base where the target has a
 # profiler: the GPUs), 1 (always run ks-profile, which says why where none
 # runs), 0 (never)
@@ -56,9 +59,26 @@ KS_BUILD ?=
 
 .SUFFIXES:
 .DELETE_ON_ERROR:
-.PHONY: ks-pipeline generation check heldout report estimate
+.PHONY: ks-pipeline ks-generation generation check heldout report estimate
 
-ifneq ($(filter generation ks-pipeline,$(MAKECMDGOALS)),)
+# The run that POP holds: its problem, target and K (ks-report -r), or
+# nothing before ks-init has made it.
+ks_run := $(if $(wildcard $(POP)/run.json),$(shell $(KS_BIN)/ks-report -r '$(POP)' 2>/dev/null))
+# K: given, or the run's, or a new run's 3
+ks_k := $(or $(K),$(word 3,$(ks_run)),3)
+# What was given (command line, environment, a makefile) that the run is not:
+# "PROBLEM=x TARGET=y K=z", or nothing
+ks_other := $(if $(ks_run),$(strip \
+	$(if $(filter-out $(word 1,$(ks_run)),$(PROBLEM)),PROBLEM=$(PROBLEM)) \
+	$(if $(filter-out $(word 2,$(ks_run)),$(TARGET)),TARGET=$(TARGET)) \
+	$(if $(filter-out $(word 3,$(ks_run)),$(K)),K=$(K))))
+# how this make was started, for the advice: make, or make -f pipeline.mk (installed)
+ks_make := make$(if $(filter Makefile makefile GNUmakefile,$(ks_top)),, -f $(ks_top))
+ks_refusal = ks: '$(POP)' is a run of problem $(word 1,$(ks_run)) on target $(word 2,$(ks_run)) with \
+K=$(word 3,$(ks_run)) (its run.json), not $(ks_other): continue it with '$(ks_make) generation N=$(N) \
+POP=$(POP)', or start another with a new POP
+
+ifneq ($(filter generation ks-pipeline ks-generation,$(MAKECMDGOALS)),)
 ifeq ($(strip $(N)),)
 $(error N is not set: say which generation to make, e.g. make generation N=5)
 endif
@@ -68,7 +88,7 @@ endif
 ifeq ($(filter 0 1 auto,$(KS_PROFILE)),)
 $(error KS_PROFILE must be 0, 1 or auto, not '$(KS_PROFILE)')
 endif
-ifeq ($(shell echo '$(K)' | grep -Ex '[1-5]'),)
+ifeq ($(shell echo '$(ks_k)' | grep -Ex '[1-5]'),)
 $(error K must be a number of candidates from 1 to 5, not '$(K)')
 endif
 # make cannot name a file whose path holds a space, a colon or a percent sign
@@ -79,7 +99,7 @@ endif
 
 # Tools that are not there (a partial install, a wrong KS_BIN, a source
 # tree not built) are said once, rather than by the shell at each stage.
-ifneq ($(filter generation ks-pipeline check heldout report estimate,$(MAKECMDGOALS)),)
+ifneq ($(filter generation ks-pipeline ks-generation check heldout report estimate,$(MAKECMDGOALS)),)
 ifeq ($(KS_BUILD)$(wildcard $(KS_BIN)/ks-init),)
 $(error no tools in '$(KS_BIN)' (KS_BIN): build them (make) or install them (make install))
 endif
@@ -87,7 +107,7 @@ endif
 
 # The generations 000 001 ... N, and the slots 0 .. K-1.
 ks_gens := $(if $(N),$(shell seq -f '%03g' 0 $(N)))
-ks_slots := $(if $(filter 1 2 3 4 5,$(K)),$(wordlist 1,$(K),0 1 2 3 4))
+ks_slots := $(if $(filter 1 2 3 4 5,$(ks_k)),$(wordlist 1,$(ks_k),0 1 2 3 4))
 
 # ks_prev G: the generation before G (001 and up).  ks_gens holds 000 at
 # position 1, so G's own value (leading zeros dropped) is the position
@@ -152,25 +172,30 @@ $(ks_all_cands:=/build.json): %/build.json: %/candidate.json $$(wildcard $$*/ker
 $(ks_all_cands:=/bench.json): %/bench.json: %/build.json
 	$(KS_BIN)/ks-bench -o $@ $*
 
-# The entry point.  ks-init, the one maker of POP/run.json, creates it or
-# checks it against PROBLEM, TARGET and K; then, unless every file is made
-# already, one make of ks-pipeline runs holding POP/.lock, so that a second
-# make on the same POP stops at once instead of racing this one.
+# The entry point.  A PROBLEM, TARGET or K given that POP's run is not
+# is refused, with the command that continues the run.  ks-init, the one
+# maker of POP/run.json, creates it or checks it against what was given;
+# then, unless every file is made already, ks-lock runs one make of
+# ks-generation holding POP/.lock, so that a second make on the same POP
+# stops at once instead of racing this one (ks-lock names the make that
+# holds it), and SIGINT, SIGTERM or SIGHUP to this make stops that one and
+# all it runs: make passes on only SIGTERM, and only to a recipe's own
+# process, which the shell makes ks-lock (exec).
 
 # generation: generations 0..N in POP, then the summary line, from the tools
 generation: $(KS_BUILD)
-	@$(KS_BIN)/ks-init -p '$(PROBLEM)' -t '$(TARGET)' -k '$(K)' '$(POP)'
+	@$(if $(ks_other),echo "$(ks_refusal)" >&2; exit 2)
+	@$(KS_BIN)/ks-init $(if $(PROBLEM),-p '$(PROBLEM)') $(if $(TARGET),-t '$(TARGET)') $(if $(K),-k '$(K)') '$(POP)'
 	@if $(MAKE) -f '$(ks_top)' --no-print-directory -q ks-pipeline 2>/dev/null; then \
 		echo "ks: generations 0..$(N) of $(POP) are complete: nothing to do"; \
 	else \
-		flock -n -E 75 '$(POP)/.lock' $(MAKE) -f '$(ks_top)' --no-print-directory ks-pipeline; rc=$$?; \
-		if [ $$rc -eq 75 ]; then \
-			echo "ks: another make is running on $(POP) (it holds '$(POP)/.lock'): let it finish, or stop it first" >&2; \
-		fi; \
-		[ $$rc -ne 0 ] || $(KS_BIN)/ks-report -g '$(N)' '$(POP)'; \
-		exit $$rc; \
+		exec $(KS_BIN)/ks-lock '$(POP)' $(MAKE) -f '$(ks_top)' --no-print-directory ks-generation; \
 	fi
 	@$(KS_BIN)/ks-report -b '$(POP)'
+
+# ks-generation: generation N's files, then the line that ends it
+ks-generation: ks-pipeline
+	@$(KS_BIN)/ks-report -g '$(N)' '$(POP)'
 
 # check: PROBLEM on TARGET tried before any run, in a temporary population
 # that is removed after: problem.json checked (ks-init), the seed built
@@ -178,7 +203,7 @@ generation: $(KS_BUILD)
 # timed on every benchmark shape; one line says ready, or what is wrong.
 check: $(KS_BUILD)
 	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && export KS_QUIET=1 && \
-	$(KS_BIN)/ks-init -p '$(PROBLEM)' -t '$(TARGET)' -k 1 "$$d/pop" && \
+	$(KS_BIN)/ks-init $(if $(PROBLEM),-p '$(PROBLEM)') $(if $(TARGET),-t '$(TARGET)') -k 1 "$$d/pop" && \
 	$(KS_BIN)/ks-implement "$$d/pop/gen-000/c0" && \
 	$(KS_BIN)/ks-build "$$d/pop/gen-000/c0" && \
 	$(KS_BIN)/ks-bench "$$d/pop/gen-000/c0" && \

@@ -170,7 +170,7 @@ T
 	run -1 --separate-stderr ks-report a r
 	assert_equal "$stderr" "ks-report: 'a' is sgemm on cpu, 'r' is rmsnorm on cuda: their scores do not compare"
 	run -2 --separate-stderr ks-report -b a b
-	assert_equal "$stderr" "ks-report: two populations are compared without -b, -e, -E, -g, -s, -t or --html"
+	assert_equal "$stderr" "ks-report: two populations are compared without -b, -e, -E, -g, -r, -s, -t or --html"
 }
 
 # ledger_line STAGE PROMPT COMPLETION [CACHED]: one usage record, as ks_llm.c appends it

@@ -84,6 +84,8 @@ assert_keys() {
 	local p=$BATS_FILE_TMPDIR/pop
 	# shellcheck disable=SC2046
 	assert_keys items run.json $(jq -r 'keys[]' "$p/run.json")
+	# (in a run made with KS_KERNELS_DIR only)
+	assert_keys items run.json kernels_dir
 	assert_keys mentioned run.json $(jq -r '.models | keys[]' "$p/run.json")
 	assert_keys items select.json $(jq -r 'keys[]' "$p/gen-001/select.json")
 	assert_keys items hypotheses.json $(jq -r 'keys[], (.plans[] | keys[])' "$p/gen-001/hypotheses.json")

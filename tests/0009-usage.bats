@@ -14,7 +14,8 @@ setup() {
 	ks-implement pop/gen-000/c0
 }
 
-# TOOL;its usage line;a word of its -h text;an operand;more operands than it takes, less one;an option it does not know
+# TOOL;its usage line;a word of its -h text;an operand;more operands than it takes, less one (none for
+# ks-lock, whose error is a pop without a command);an option it does not know
 USAGE='
 ks-init;usage: ks-init [-p problem] [-t target] [-k K] [-o file] pop;run.json;new;other;-x
 ks-select;usage: ks-select [-o file] pop/gen-NNN;select.json;pop/gen-001;pop/gen-002;-x
@@ -23,7 +24,8 @@ ks-implement;usage: ks-implement [-o file] pop/gen-NNN/cS;candidate.json;pop/gen
 ks-build;usage: ks-build [-o file] pop/gen-NNN/cS;KS_CC;pop/gen-000/c0;pop/gen-000/c1;-j
 ks-bench;usage: ks-bench [-H] [-o file] pop/gen-NNN/cS;KS_BENCH_TIMEOUT_S;pop/gen-000/c0;pop/gen-000/c1;-t
 ks-profile;usage: ks-profile [-o file] pop/gen-NNN[/cS];profile.json;pop/gen-000/c0;pop/gen-000/c1;-x
-ks-report;usage: ks-report [-b | -e | -E N | -g N | -s | -t N | --html [-o file]] pop [pop2];-e  print only the candidate directories;pop;pop pop;-x
+ks-report;usage: ks-report [-b | -e | -E N | -g N | -r | -s | -t N | --html [-o file]] pop [pop2];-e  print only the candidate directories;pop;pop pop;-x
+ks-lock;usage: ks-lock pop command [argument ...];pop/.lock;pop;;-x
 '
 
 @test "every tool: -h and --help print usage to stdout; no operand, two, or an unknown option exit 2 with usage on stderr and write nothing" {
@@ -55,5 +57,5 @@ ks-report;usage: ks-report [-b | -e | -E N | -g N | -s | -t N | --html [-o file]
 		assert_equal "$(find pop -printf '%p %s %T@\n' | sort)" "$before"
 		assert_not_exist new
 	done <<<"$USAGE"
-	assert_equal "$n" 8
+	assert_equal "$n" 9
 }

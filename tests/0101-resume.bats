@@ -1,5 +1,7 @@
 #!/usr/bin/env bats
-# An interrupted make generation resumes with the same command.
+# An interrupted make generation resumes with the same command, and N and
+# POP alone continue a run, with the problem, target, K and kernels folder
+# it was made with.
 
 bats_require_minimum_version 1.5.0
 load helper/common
@@ -93,9 +95,48 @@ wait_unlocked() {
 	start_gen N=1
 	wait_for pop/gen-000/c0/candidate.json
 	run -2 make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" N=1
-	assert_line "ks: another make is running on $BATS_TEST_TMPDIR/pop (it holds '$BATS_TEST_TMPDIR/pop/.lock'): let it finish, or stop it first"
+	# (start_gen's setsid and env each become make: $pid is make's)
+	assert_line "ks-lock: another make is running on '$BATS_TEST_TMPDIR/pop' (pid $pid: make -s --no-print-directory -C $KS_ROOT generation POP=$BATS_TEST_TMPDIR/pop N=1; it holds '$BATS_TEST_TMPDIR/pop/.lock'): let it finish, or stop it first (kill $pid)"
 	wait "$pid"
 	assert_complete
 	run -0 make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_TEST_TMPDIR/pop" N=1
 	assert_line "ks: generations 0..1 of $BATS_TEST_TMPDIR/pop are complete: nothing to do"
+}
+
+# other_problem: ./kernels, a folder of one's own holding problem "other" (sgemm's files)
+other_problem() {
+	mkdir kernels && cp -r "$KS_ROOT/kernels/common" kernels/ && cp -r "$KS_ROOT/kernels/sgemm" kernels/other
+}
+
+@test "N and POP alone continue a run of another problem, with its K and its kernels folder" {
+	other_problem
+	KS_KERNELS_DIR=$PWD/kernels run -0 gen N=0 PROBLEM=other K=2
+	assert_equal "$(jf pop/run.json .problem .target .k .kernels_dir)" "$(printf 'other\ncpu\n2\n%s' "$PWD/kernels")"
+	# neither PROBLEM, K nor KS_KERNELS_DIR
+	run -0 gen N=1
+	refute_output --partial "ks-init"
+	run -0 find pop/gen-001 -mindepth 1 -maxdepth 1 -type d
+	assert_equal "$(sort <<<"$output")" "$(printf 'pop/gen-001/c0\npop/gen-001/c1')"
+	for c in gen-000/c0 gen-001/c0 gen-001/c1; do
+		assert_equal "$(jget pop/$c/bench.json .status)" ok
+		run -0 jget pop/$c/build.json .command
+		assert_output --partial "-I$PWD/kernels/other "
+	done
+	# given and the run's: as not given
+	run -0 gen N=1 PROBLEM=other TARGET=cpu K=2
+	assert_line "ks: generations 0..1 of $BATS_TEST_TMPDIR/pop are complete: nothing to do"
+}
+
+@test "a PROBLEM, TARGET or K given that the run is not is refused with the command that continues it" {
+	other_problem
+	KS_KERNELS_DIR=$PWD/kernels gen N=0 PROBLEM=other K=2
+	run -2 gen N=1 PROBLEM=sgemm
+	assert_line "ks: '$BATS_TEST_TMPDIR/pop' is a run of problem other on target cpu with K=2 (its run.json), not PROBLEM=sgemm: continue it with 'make generation N=1 POP=$BATS_TEST_TMPDIR/pop', or start another with a new POP"
+	run -2 gen N=3 TARGET=cuda K=3
+	assert_line "ks: '$BATS_TEST_TMPDIR/pop' is a run of problem other on target cpu with K=2 (its run.json), not TARGET=cuda K=3: continue it with 'make generation N=3 POP=$BATS_TEST_TMPDIR/pop', or start another with a new POP"
+	# from the environment too
+	PROBLEM=sgemm run -2 gen N=1
+	assert_line --partial "(its run.json), not PROBLEM=sgemm: continue it with"
+	assert_file_not_exists pop/gen-001
+	assert_equal "$(jf pop/run.json .problem .k)" "$(printf 'other\n2')"
 }

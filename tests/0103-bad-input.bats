@@ -44,7 +44,7 @@ setup() {
 	gen N=0
 	mkdir kernels && cp -r "$KS_ROOT/kernels/common" kernels/ && cp -r "$KS_ROOT/kernels/sgemm" kernels/other
 	KS_KERNELS_DIR=$PWD/kernels run -2 gen N=1 PROBLEM=other
-	assert_line "ks-init: '$BATS_TEST_TMPDIR/pop/run.json' was made for problem 'sgemm', not 'other': use another POP"
+	assert_line "ks: '$BATS_TEST_TMPDIR/pop' is a run of problem sgemm on target cpu with K=3 (its run.json), not PROBLEM=other: continue it with 'make generation N=1 POP=$BATS_TEST_TMPDIR/pop', or start another with a new POP"
 	assert_file_not_exists pop/gen-001
 }
 

@@ -8,9 +8,10 @@ bats_require_minimum_version 1.5.0
 load helper/common
 load helper/llm
 
-# the C tools, which every variable of the README's "all" rows concerns, and the evaluator script
+# the C tools, which every variable of the README's "all" rows concerns; ks-lock, make's, which reads
+# none of them; and the evaluator script
 C_TOOLS='ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report'
-TOOLS="$C_TOOLS ks-eval-popcorn"
+TOOLS="$C_TOOLS ks-lock ks-eval-popcorn"
 
 setup_file() {
 	DEST=$BATS_FILE_TMPDIR/dest
@@ -111,6 +112,14 @@ expected_list() {
 	assert_line "ks: generations 0..1 of pop are complete: nothing to do"
 }
 
+@test "the installed pipeline.mk: N and POP alone continue a run; another K is refused with the command that continues it" {
+	cp -a "$START" pop
+	run -2 make -s --no-print-directory -f "$DATA/pipeline.mk" generation N=1 POP=pop K=2
+	assert_output --partial "ks: 'pop' is a run of problem sgemm on target cpu with K=3 (its run.json), not K=2: continue it with 'make -f $DATA/pipeline.mk generation N=1 POP=pop', or start another with a new POP"
+	run -0 make -s --no-print-directory -f "$DATA/pipeline.mk" generation N=1 POP=pop
+	assert_line "ks: generations 0..1 of pop are complete: nothing to do"
+}
+
 @test "pipeline.mk finds its tools: the source tree's with make -f from elsewhere; without any, one error line" {
 	run -0 make -s --no-print-directory -f "$KS_ROOT/pipeline.mk" report POP="$START"
 	assert_line --regexp "^$START: generations 0\.\.1, 4 kernels, 4 correct; "
@@ -199,7 +208,7 @@ $stderr}"
 			assert_file_exists "$PREFIX/share/man/man${xr#* }/${xr% *}.${xr#* }"
 		done < <(sed -n 's/^\.Xr \(ks-[a-z]*\|population\|kernel-scientist\) \([0-9]\).*/\1 \2/p' "$page")
 	done
-	assert_equal "$n" 10
+	assert_equal "$n" 11
 }
 
 @test "each tool's page: the sections a page has, the SYNOPSIS is the tool's usage line, the exit statuses 0, 1 and 2" {
@@ -330,6 +339,14 @@ $output"
 	run -0 grep -c '<svg' work/pop/report.html
 }
 
+@test "EXAMPLES of ks-lock(1) run" {
+	run_examples ks-lock.1 "$START"
+	assert_equal "$EXAMPLES_RUN" 2
+	# the last: the lock held by flock(1), which ks-lock names
+	assert_line --regexp "^ks-lock: 'pop/\.lock' is held by pid [0-9]+ \(flock pop/\.lock ks-lock pop true\), left running by a make that has ended \(pid [0-9]+: "
+	assert_line 75
+}
+
 @test "EXAMPLES of ks-eval-popcorn(1) run" {
 	run_examples ks-eval-popcorn.1 "$START"
 	assert_equal "$EXAMPLES_RUN" 1
@@ -337,10 +354,16 @@ $output"
 
 @test "EXAMPLES of kernel-scientist(7) run, from an empty directory" {
 	run_examples kernel-scientist.7
-	assert_equal "$EXAMPLES_RUN" 9
+	assert_equal "$EXAMPLES_RUN" 10
 	# make report wrote the page beside the table
 	assert_file_exists work/pop/report.html
 	assert_equal "$(jget work/mypop/run.json .problem)" mygemm
+	# continued with N and POP alone: mygemm with K=2, from my-kernels, which run.json names
+	assert_equal "$(jget work/mypop/run.json .kernels_dir)" "$BATS_TEST_TMPDIR/work/my-kernels"
+	run -0 find work/mypop/gen-002 -mindepth 1 -maxdepth 1 -type d
+	assert_equal "${#lines[@]}" 2
+	run -0 jget work/mypop/gen-002/c0/build.json .command
+	assert_output --partial "/work/my-kernels/mygemm "
 	assert_equal "$(jget work/pop/gen-001/c2/bench.json .status)" ok
 	assert_equal "$(jget work/pop/gen-000/c0/heldout.json .status)" ok
 }

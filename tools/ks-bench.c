@@ -630,24 +630,13 @@ run_harness(struct bench *b)
 	struct ks_proc_result pr;
 	char **argv = runner_argv(b), *json = ks_easprintf("%s/.harness.json.XXXXXX", b->dir);
 	char *log = ks_easprintf("%s/bench.log", b->dir), *box = ks_easprintf("%s/.sandbox", b->dir), **wrapped;
+	const char *scratch[] = { json, box, NULL }, *status;
+	char *noisy = NULL;
 	cJSON *res = NULL;
+	double score = -1;
 	int fd;
 
 	remove_old_reports(b->dir);
-	/* the runner's own working directory, empty at the start, removed at the end */
-	if (ks_remove_tree(box) < 0 || mkdir(box, 0700) < 0) {
-		ks_warn("cannot make the working directory '%s'", box);
-		goto out;
-	}
-	if (!(wrapped = ks_sandbox_wrap(argv, box, &b->sandbox)))
-		goto out;
-	argv = wrapped;
-	/* A name of its own, so no harness left over from a killed run can write into it. */
-	if ((fd = mkstemp(json)) < 0) {
-		ks_warn("cannot create a temporary file in '%s'", b->dir);
-		goto out;
-	}
-	close(fd);
 	o.out_path = o.err_path = log;
 	o.result_fd = 3;
 	o.result_path = json;
@@ -660,51 +649,74 @@ run_harness(struct bench *b)
 	o.mem_mb = strcmp(b->target->device, "cpu") == 0 ? b->mem_mb : 0;
 	o.cpu_s = (long)(b->timeout_s * 4) + 10;
 	o.cwd = box;
+	o.scratch = scratch;
 	o.sandbox = 1;
 	o.fsize_mb = b->fsize_mb;
 	o.max_procs = b->max_procs;
-	if (ks_device_take(b->target, &b->gpus, b->dir, &b->device) == 0) {
-		char *noisy = NULL;
-
-		/* the device held: no compile starts beside a CPU bench from here on (ks-build) */
-		ks_load_before(&b->load, &b->gpus, b->id);
-		ks_progress("%s: checking %d test shapes, timing %d %sshapes on %s", b->id, b->heldout ? 0 :
-		    cJSON_GetArraySize(b->prob.test_shapes), cJSON_GetArraySize(b->shapes), b->heldout ? "held-out " : "",
-		    b->device ? b->device : "the cpu");
-		if (ks_proc_run(argv, &o, &pr) == 0) {
-			double cpu_s;
-
-			ks_sandbox_signal_fix(argv, &pr);
-			res = verdict(b, json, &pr, log, &cpu_s);
-			/* what the candidate cost: the harness's whole run, start-up and every check included */
-			if (res)
-				cJSON_AddNumberToObject(res, "seconds", pr.seconds);
-			/*
-			 * what else ran meanwhile, less the harness's own CPU time: its
-			 * word, else outside bubblewrap its processes' rusage (bwrap's
-			 * init is never waited for: under it, unknown)
-			 */
-			if (cpu_s < 0 && b->sandbox && strncmp(b->sandbox, "bwrap", 5) != 0)
-				cpu_s = ks_load_children_s(&b->load);
-			/* the status stands, and the record says how far to trust it */
-			if (res)
-				ks_load_after(&b->load, res, cpu_s, &noisy);
-		}
-		double score = -1;
-		const char *status = ks_json_str(res, "status", NULL);
-
-		if (res && ks_json_num(res, "score_us", NULL, &score) == 0 && score > 0)
-			ks_progress("%s: %s, %.1f us, after %.1f s%s%s", b->id, status, score, pr.seconds,
-			    noisy ? "; noisy: " : "", noisy ? noisy : "");
-		else if (res)
-			ks_progress("%s: %s after %.1f s%s%s", b->id, status, pr.seconds, noisy ? "; noisy: " : "",
-			    noisy ? noisy : "");
-		ks_progress_end();
-		free(noisy);
+	if (ks_device_take(b->target, &b->gpus, b->dir, &b->device) < 0)
+		goto out;
+	/*
+	 * The device held: no compile starts beside a CPU bench from here on
+	 * (ks-build).  The machine sampled, and waited for where busy, before
+	 * the signals are held below: a stopped run never waits on it.
+	 */
+	ks_load_before(&b->load, &b->gpus, b->id);
+	/*
+	 * The scratch, the runner's own working directory (empty at the start)
+	 * and the file of its verdict, made and removed with the signals that
+	 * stop a run held: ks_proc_run takes them in between, and removes it.
+	 */
+	ks_signals_hold();
+	if (ks_remove_tree(box) < 0 || mkdir(box, 0700) < 0) {
+		ks_warn("cannot make the working directory '%s'", box);
+		goto out_held;
 	}
+	if (!(wrapped = ks_sandbox_wrap(argv, box, &b->sandbox)))
+		goto out_box;
+	argv = wrapped;
+	/* A name of its own, so no harness left over from a killed run can write into it. */
+	if ((fd = mkstemp(json)) < 0) {
+		ks_warn("cannot create a temporary file in '%s'", b->dir);
+		goto out_box;
+	}
+	close(fd);
+	ks_progress("%s: checking %d test shapes, timing %d %sshapes on %s", b->id, b->heldout ? 0 :
+	    cJSON_GetArraySize(b->prob.test_shapes), cJSON_GetArraySize(b->shapes), b->heldout ? "held-out " : "",
+	    b->device ? b->device : "the cpu");
+	if (ks_proc_run(argv, &o, &pr) == 0) {
+		double cpu_s;
+
+		ks_sandbox_signal_fix(argv, &pr);
+		res = verdict(b, json, &pr, log, &cpu_s);
+		/* what the candidate cost: the harness's whole run, start-up and every check included */
+		if (res)
+			cJSON_AddNumberToObject(res, "seconds", pr.seconds);
+		/*
+		 * what else ran meanwhile, less the harness's own CPU time: its
+		 * word, else outside bubblewrap its processes' rusage (bwrap's
+		 * init is never waited for: under it, unknown)
+		 */
+		if (cpu_s < 0 && b->sandbox && strncmp(b->sandbox, "bwrap", 5) != 0)
+			cpu_s = ks_load_children_s(&b->load);
+		/* the status stands, and the record says how far to trust it */
+		if (res)
+			ks_load_after(&b->load, res, cpu_s, &noisy);
+	}
+	status = ks_json_str(res, "status", NULL);
+	if (res && ks_json_num(res, "score_us", NULL, &score) == 0 && score > 0)
+		ks_progress("%s: %s, %.1f us, after %.1f s%s%s", b->id, status, score, pr.seconds,
+		    noisy ? "; noisy: " : "", noisy ? noisy : "");
+	else if (res)
+		ks_progress("%s: %s after %.1f s%s%s", b->id, status, pr.seconds, noisy ? "; noisy: " : "",
+		    noisy ? noisy : "");
+	ks_progress_end();
 	unlink(json);
+out_box:
 	ks_remove_tree(box);
+out_held:
+	ks_signals_release();
 out:
+	free(noisy);
 	free(box);
 	ks_argv_free(argv);
 	free(json);
@@ -930,7 +942,7 @@ main(int argc, char *argv[])
 	    "  Target external: KS_EVAL_CMD, the command that judges the kernel instead\n"
 	    "  of the harness (population(5), \"External evaluators\").\n"
 	    "  -H: time the problem's held-out shapes instead (never shown to a model,\n"
-	    "  never in the score) and write heldout.json (make heldout).\n", "Ho:", on_flag, &o, NULL, NULL };
+	    "  never in the score) and write heldout.json (make heldout).\n", "Ho:", on_flag, &o, NULL, NULL, NULL };
 
 	dir = ks_args(argc, argv, &spec);
 	rval = bench(dir, o.out, o.heldout);

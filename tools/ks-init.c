@@ -161,7 +161,8 @@ create(const char *root, const char *out, const char *problem, const char *targe
 {
 	struct ks_problem p;
 	cJSON *run, *models;
-	char when[32];
+	const char *kdir = getenv("KS_KERNELS_DIR");
+	char when[32], *full;
 	time_t now = time(NULL);
 	int rc = 1;
 
@@ -179,11 +180,23 @@ create(const char *root, const char *out, const char *problem, const char *targe
 		ks_warnx("problem '%s' does not support target '%s' (see '%s')", problem, target, p.path);
 		goto out;
 	}
+	if (kdir && !*kdir)
+		kdir = NULL;
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	run = cJSON_CreateObject();
 	cJSON_AddStringToObject(run, "problem", problem);
 	cJSON_AddStringToObject(run, "target", target);
 	cJSON_AddNumberToObject(run, "k", (double)k);
+	/* a folder of one's own, so that the run goes on without it set again */
+	if (kdir) {
+		if (!(full = realpath(kdir, NULL))) {
+			ks_warn("cannot resolve KS_KERNELS_DIR '%s'", kdir);
+			cJSON_Delete(run);
+			goto out;
+		}
+		cJSON_AddStringToObject(run, "kernels_dir", full);
+		free(full);
+	}
 	models = cJSON_AddObjectToObject(run, "models");
 	cJSON_AddStringToObject(models, "select", stage_model("KS_SELECT_MODEL"));
 	cJSON_AddStringToObject(models, "hypothesize", stage_model("KS_HYPOTHESIZE_MODEL"));
@@ -207,7 +220,7 @@ main(int argc, char *argv[])
 	struct ks_args_spec spec = { "[-p problem] [-t target] [-k K] [-o file] pop",
 		"  Writes pop/run.json (problem, target, K) once; later calls check that\n"
 		"  the options match it and change nothing.  Defaults: -p sgemm, the\n"
-		"  problem's first target, -k 3.  See population(5).\n", "k:o:p:t:", on_flag, &o, NULL, NULL };
+		"  problem's first target, -k 3.  See population(5).\n", "k:o:p:t:", on_flag, &o, NULL, NULL, NULL };
 	const char *root = ks_args(argc, argv, &spec);
 	char *out = o.out ? ks_estrdup(o.out) : ks_easprintf("%s/run.json", root);
 	int rval;

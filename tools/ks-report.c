@@ -12,6 +12,7 @@
 struct opts {
 	int brief;	/* -b */
 	int empty;	/* -e */
+	int run;	/* -r */
 	int seed;	/* -s */
 	long top;	/* -t N; 0: not asked */
 	long gen;	/* -g N; -1: not asked */
@@ -36,6 +37,8 @@ on_flag(int ch, const char *value, void *arg)
 		o->out = value;
 	else if (ch == 'e')
 		o->empty = 1;
+	else if (ch == 'r')
+		o->run = 1;
 	else if (ch == 's')
 		o->seed = 1;
 	else if (ch == 'g' && ks_parse_int(value, 0, KS_MAX_GEN, &o->gen) < 0) {
@@ -48,8 +51,8 @@ on_flag(int ch, const char *value, void *arg)
 		ks_warnx("-E takes a generation from 0 to %d, not '%s'", KS_MAX_GEN, value);
 		return 2;
 	}
-	if (o->brief + o->empty + o->seed + (o->top > 0) + (o->gen >= 0) + o->html + (o->estimate >= 0) > 1) {
-		ks_warnx("-b, -e, -E, -g, -s, -t and --html do not go together: each prints a report of its own");
+	if (o->brief + o->empty + o->run + o->seed + (o->top > 0) + (o->gen >= 0) + o->html + (o->estimate >= 0) > 1) {
+		ks_warnx("-b, -e, -E, -g, -r, -s, -t and --html do not go together: each prints a report of its own");
 		return 2;
 	}
 	return 0;
@@ -786,7 +789,7 @@ main(int argc, char *argv[])
 	int rval = 0;
 	const char *other = NULL;
 	static const struct option longopts[] = { { "html", no_argument, NULL, OPT_HTML }, { NULL, 0, NULL, 0 } };
-	struct ks_args_spec spec = { "[-b | -e | -E N | -g N | -s | -t N | --html [-o file]] pop [pop2]",
+	struct ks_args_spec spec = { "[-b | -e | -E N | -g N | -r | -s | -t N | --html [-o file]] pop [pop2]",
 		"  Prints a table of every kernel of pop (id, parents, status, score in\n"
 		"  microseconds, speed-up over the seed, spread: the largest relative\n"
 		"  standard error of its shapes, ! when one did not converge) and a\n"
@@ -802,6 +805,8 @@ main(int argc, char *argv[])
 		"  -g N  print only the line that ends generation N in make's output: its\n"
 		"      kernels by status, its best, the best so far (nothing under KS_QUIET\n"
 		"      or KS_PROGRESS=0)\n"
+		"  -r  print only the run's problem, target and K (run.json), on one line:\n"
+		"      what make generation goes on with\n"
 		"  -s  print only the seed's verdict (what make check says); exit 1\n"
 		"      unless the seed is ok\n"
 		"  -t N  print only the directories of the seed and of the N best correct\n"
@@ -817,7 +822,7 @@ main(int argc, char *argv[])
 		"  0.8 of its benchmark speed-up.\n"
 		"  With two populations of one problem and target: the best score so far at\n"
 		"  every generation of each, side by side, and which run reached first the\n"
-		"  score both reached.\n", "bE:eg:o:st:", on_flag, &o, &other, longopts };
+		"  score both reached.\n", "bE:eg:o:rst:", on_flag, &o, &other, longopts, NULL };
 	const char *root = ks_args(argc, argv, &spec);
 	struct ks_cand *c;
 	const struct ks_cand *seed = NULL;
@@ -829,8 +834,8 @@ main(int argc, char *argv[])
 		return 2;
 	}
 	if (other) {
-		if (o.brief || o.empty || o.seed || o.top || o.gen >= 0 || o.html || o.estimate >= 0) {
-			ks_warnx("two populations are compared without -b, -e, -E, -g, -s, -t or --html");
+		if (o.brief || o.empty || o.run || o.seed || o.top || o.gen >= 0 || o.html || o.estimate >= 0) {
+			ks_warnx("two populations are compared without -b, -e, -E, -g, -r, -s, -t or --html");
 			return 2;
 		}
 		rval = compare(root, other);
@@ -838,6 +843,11 @@ main(int argc, char *argv[])
 	}
 	if (ks_run_load(root, &run) < 0)
 		return 1;
+	if (o.run) {
+		printf("%s %s %ld\n", run.problem, run.target, run.k);
+		ks_run_free(&run);
+		return ks_fclose_stdout() < 0;
+	}
 	if (o.empty) {
 		print_empty_slots(root, &run);
 		ks_run_free(&run);

@@ -59,6 +59,8 @@ const char *ks_path_basename(const char *path, char *buf, size_t n);  /* trailin
  * print them to stderr and exit 2.  Each of the tool's own flags (flags,
  * getopt's syntax) goes to on_flag(ch, optarg, arg), which returns 0, or
  * the exit status after saying what is wrong.  Returns the operand.
+ * With command set, the operand is followed by a command and its
+ * arguments, which go to *command untouched: flags end at the operand.
  */
 struct ks_args_spec {
 	const char *synopsis;     /* after the program's name: "[-b] pop" */
@@ -68,6 +70,7 @@ struct ks_args_spec {
 	void *arg;
 	const char **second;      /* when set, a second operand may follow: here, else NULL */
 	const struct option *longopts;  /* getopt_long's table (its val goes to on_flag); NULL: none */
+	char ***command;          /* when set, a command follows the operand: here (ks-lock) */
 };
 const char *ks_args(int argc, char *argv[], const struct ks_args_spec *spec);
 /* The stage tools' "tool [-o file] dir": *out is NULL unless -o names a file. */
@@ -139,6 +142,8 @@ struct ks_proc_opts {
 	int sandbox;
 	long fsize_mb;           /* with sandbox: largest file it may write; 0: none */
 	long max_procs;          /* with sandbox: processes and threads, in a pids cgroup where possible; 0: none */
+	/* files and folders of the caller's for this run alone (NULL-terminated): removed if a signal interrupts it */
+	const char *const *scratch;
 };
 struct ks_proc_result {
 	int exited, status;      /* exit status when exited */
@@ -151,7 +156,8 @@ struct ks_proc_result {
  * Returns 0 when it ran (whatever its outcome), -1 with a message when it
  * could not be started (e.g. the program does not exist).  A SIGINT,
  * SIGTERM or SIGHUP that reaches us meanwhile kills the child's whole
- * group, then is re-raised, so Ctrl-C on make leaves no orphan behind.
+ * group, removes the scratch files, then is re-raised, so Ctrl-C on make
+ * leaves no orphan and no temporary file behind.
  */
 int ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_result *r);
 char *ks_proc_describe(const struct ks_proc_result *r);  /* "exited with status 1", ... */
@@ -162,6 +168,14 @@ void ks_argv_free(char **argv);                       /* frees every string, the
 char *ks_proc_capture(char *const argv[], double timeout_s);
 /* The path of an executable name in PATH (malloc'd), or NULL. */
 char *ks_find_in_path(const char *name);
+/*
+ * SIGINT, SIGTERM and SIGHUP held (blocked) from ks_signals_hold to the
+ * matching ks_signals_release (they nest), while scratch files are made
+ * or removed: a signal then cannot leave them behind.  ks_proc_run takes
+ * them in between, and removes its scratch as it dies of one.
+ */
+void ks_signals_hold(void);
+void ks_signals_release(void);
 /* sigaction(sig, sa), the old action into old; a signal ignored on entry (a background job's SIGINT) stays ignored */
 struct sigaction;
 void ks_catch_signal(int sig, const struct sigaction *sa, struct sigaction *old);
@@ -313,6 +327,7 @@ struct ks_run {
 	char *path;       /* root/run.json */
 	cJSON *json;
 	const char *problem, *target;   /* point into json */
+	const char *kernels_dir;        /* into json: the kernels folder it was made with (KS_KERNELS_DIR); NULL: the default */
 	long k;
 };
 struct ks_problem {
@@ -347,6 +362,11 @@ int ks_gen_dir_parse(const char *dir, char **root, long *gen);
 /* dir is POP/gen-NNN/cS: sets *root, *gen, *slot. */
 int ks_cand_dir_parse(const char *dir, char **root, long *gen, long *slot);
 
+/*
+ * Reads root/run.json (-1 said).  A run made with KS_KERNELS_DIR goes on
+ * with the same folder: its kernels_dir becomes KS_KERNELS_DIR where that
+ * is unset, for ks_kernels_dir() and any tool this process runs.
+ */
 int ks_run_load(const char *root, struct ks_run *run);
 void ks_run_free(struct ks_run *run);
 

@@ -525,6 +525,7 @@ ks_external_judge(const struct ks_external_job *j, cJSON *res)
 {
 	const char *cmd = getenv("KS_EVAL_CMD");
 	char **argv, *why, *source, *box = NULL, *outp = NULL, *log = NULL, *text = NULL, prog[256];
+	const char *scratch[3] = { NULL, NULL, NULL };
 	struct ks_proc_opts o = { 0 };
 	struct ks_proc_result pr;
 	int fd, rc = -1;
@@ -547,20 +548,28 @@ ks_external_judge(const struct ks_external_job *j, cJSON *res)
 	box = ks_easprintf("%s/.eval", j->dir);
 	outp = ks_easprintf("%s/.eval-out.XXXXXX", j->dir);
 	log = ks_easprintf("%s/bench.log", j->dir);
-	/* its own working directory, empty at the start and removed at the end */
+	/*
+	 * its own working directory, empty at the start and removed at the
+	 * end, and the file of its output: made and removed with the signals
+	 * that stop a run held (ks_proc_run takes them in between)
+	 */
+	ks_signals_hold();
 	if (ks_remove_tree(box) < 0 || mkdir(box, 0700) < 0) {
 		ks_warn("cannot make the working directory '%s'", box);
-		goto out;
+		goto out_held;
 	}
 	if ((fd = mkstemp(outp)) < 0) {
 		ks_warn("cannot create a temporary file in '%s'", j->dir);
 		goto out_box;
 	}
 	close(fd);
+	scratch[0] = outp;
+	scratch[1] = box;
 	ks_json_set_str(res, "device", prog);
 	scrub_environment();
 	export_job(j, source);
 	o.cwd = box;
+	o.scratch = scratch;
 	o.out_path = outp;
 	o.err_path = log;
 	o.timeout_s = j->timeout_s;
@@ -597,7 +606,8 @@ out_out:
 	unlink(outp);
 out_box:
 	ks_remove_tree(box);
-out:
+out_held:
+	ks_signals_release();
 	free(text);
 	free(box);
 	free(outp);

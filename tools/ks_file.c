@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -83,10 +84,20 @@ int
 ks_file_write_atomic(const char *path, const char *data, size_t len)
 {
 	char *dir, *tmp, base[256];
-	int fd, dfd;
+	sigset_t stop, old;
+	int fd, dfd, rc = -1;
 
 	if (same_content(path, data, len))
 		return 0;
+	/*
+	 * A signal that stops the run (ks-lock) waits for the file to be in
+	 * place or the temporary removed: none is left behind half-written.
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
 	dir = ks_path_dirname(path);
 	/* A dot name in the same directory: rename() is atomic only there. */
 	tmp = ks_easprintf("%s/.%s.XXXXXX", dir, ks_path_basename(path, base, sizeof base));
@@ -115,13 +126,12 @@ ks_file_write_atomic(const char *path, const char *data, size_t len)
 		fsync(dfd);
 		close(dfd);
 	}
-	free(tmp);
-	free(dir);
-	return 0;
+	rc = 0;
 fail:
 	free(tmp);
 	free(dir);
-	return -1;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }
 
 int

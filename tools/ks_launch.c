@@ -196,6 +196,7 @@ run_launcher(const char *var, char *const argv[], int *status, int *sig)
 	struct sigaction sa, old[3];
 	const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 	int pipefd[2], err = 0, forwarded = 0;
+	double first = 0;
 	ssize_t n;
 	pid_t pid, parent = getpid();
 
@@ -229,13 +230,20 @@ run_launcher(const char *var, char *const argv[], int *status, int *sig)
 	/*
 	 * Polled, as ks_proc_run waits: a signal that lands between the check
 	 * and a blocking waitpid would not be passed on until the launcher
-	 * ended (hours, for a job in a queue).  A second signal kills it.
+	 * ended (hours, for a job in a queue).  A second signal kills it; one
+	 * within a second of the first is the same stop said twice (the
+	 * terminal's to the group, then ks-lock's on make's behalf), not a
+	 * second Ctrl-C.
 	 */
 	for (;;) {
 		pid_t w;
 
+		if (caught_signal && forwarded == 1 && caught_count > 1 && ks_monotonic() < first + 1.0)
+			caught_count = 1;
 		if (caught_signal && forwarded < 2 && caught_count > forwarded) {
 			kill(pid, forwarded ? SIGKILL : SIGTERM);
+			if (!forwarded)
+				first = ks_monotonic();
 			forwarded++;
 		}
 		if ((w = waitpid(pid, status, WNOHANG)) == pid)

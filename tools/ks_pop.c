@@ -117,6 +117,17 @@ ks_run_load(const char *root, struct ks_run *run)
 	    !(models = ks_json_obj(run->json, "models", run->path)) ||
 	    !ks_json_str(run->json, "created_at", run->path) || !ks_json_str(run->json, "version", run->path))
 		goto fail;
+	if (cJSON_GetObjectItemCaseSensitive(run->json, "kernels_dir")) {
+		const char *env = getenv("KS_KERNELS_DIR");
+
+		if (!(run->kernels_dir = ks_json_str(run->json, "kernels_dir", run->path)))
+			goto fail;
+		/* (set, it wins: the folder may have moved) */
+		if ((!env || !*env) && setenv("KS_KERNELS_DIR", run->kernels_dir, 1) < 0) {
+			ks_warn("cannot set KS_KERNELS_DIR");
+			goto fail;
+		}
+	}
 	/* the models each stage was set to when the population was made: a record for people */
 	cJSON_ArrayForEach(m, models)
 		if (!cJSON_IsString(m)) {

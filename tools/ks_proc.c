@@ -26,6 +26,36 @@ on_signal(int sig)
 	caught_signal = sig;
 }
 
+/* SIGINT, SIGTERM and SIGHUP: what stops a run */
+static void
+stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
+static sigset_t held_mask;
+static int held_depth;
+
+void
+ks_signals_hold(void)
+{
+	sigset_t set;
+
+	stop_signals(&set);
+	if (held_depth++ == 0)
+		sigprocmask(SIG_BLOCK, &set, &held_mask);
+}
+
+void
+ks_signals_release(void)
+{
+	if (held_depth > 0 && --held_depth == 0)
+		sigprocmask(SIG_SETMASK, &held_mask, NULL);
+}
+
 /* A signal ignored on entry (a background job's SIGINT) stays ignored (ks.h). */
 void
 ks_catch_signal(int sig, const struct sigaction *sa, struct sigaction *old)
@@ -148,6 +178,7 @@ int
 ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_result *r)
 {
 	struct sigaction sa, old_int, old_term, old_hup;
+	sigset_t stop, old_mask;
 	int pipefd[2], status, err = 0;
 	char *cgroup;
 	double start, deadline;
@@ -166,6 +197,9 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 	ks_catch_signal(SIGINT, &sa, &old_int);
 	ks_catch_signal(SIGTERM, &sa, &old_term);
 	ks_catch_signal(SIGHUP, &sa, &old_hup);
+	/* held by the caller while it made the scratch files (ks_signals_hold): ours to take now */
+	stop_signals(&stop);
+	sigprocmask(SIG_UNBLOCK, &stop, &old_mask);
 
 	start = now_s();
 	parent = getpid();
@@ -176,6 +210,10 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 		close(pipefd[1]);
 		if (cgroup)
 			ks_sandbox_cgroup_remove(cgroup);
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGHUP, &old_hup, NULL);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		return -1;
 	}
 	if (pid == 0) {
@@ -218,9 +256,12 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 	sigaction(SIGHUP, &old_hup, NULL);
 	/* Interrupted: die of the same signal, and never record a result. */
 	if (caught_signal) {
+		for (const char *const *s = o->scratch; s && *s; s++)
+			ks_remove_tree(*s);
 		raise(caught_signal);
 		_exit(128 + caught_signal);
 	}
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 
 	if (n == (ssize_t)sizeof err && err) {
 		errno = err;

@@ -359,7 +359,8 @@ ks_args(int argc, char *argv[], const struct ks_args_spec *spec)
 	ks_setprogname(argv[0]);
 	if (argc > 1 && strcmp(argv[1], "--help") == 0)
 		usage_exit(stdout, spec->synopsis, spec->help, 0);
-	snprintf(optstring, sizeof optstring, "h%s", spec->flags ? spec->flags : "");
+	/* (+: getopt stops at the first operand, so that the command's own flags stay its own) */
+	snprintf(optstring, sizeof optstring, "%sh%s", spec->command ? "+" : "", spec->flags ? spec->flags : "");
 	while ((ch = spec->longopts ? getopt_long(argc, argv, optstring, spec->longopts, NULL) :
 	    getopt(argc, argv, optstring)) != -1) {
 		if (ch == 'h')
@@ -368,6 +369,12 @@ ks_args(int argc, char *argv[], const struct ks_args_spec *spec)
 			usage_exit(stderr, spec->synopsis, spec->help, 2);
 		if ((rc = spec->on_flag(ch, optarg, spec->arg)) != 0)
 			exit(rc);
+	}
+	if (spec->command) {
+		if (argc - optind < 2)
+			usage_exit(stderr, spec->synopsis, spec->help, 2);
+		*spec->command = argv + optind + 1;
+		return argv[optind];
 	}
 	if (argc - optind < 1 || argc - optind > (spec->second ? 2 : 1))
 		usage_exit(stderr, spec->synopsis, spec->help, 2);
@@ -388,7 +395,7 @@ const char *
 ks_args_dir_out(int argc, char *argv[], const char *operand, const char *help, const char **out)
 {
 	char *synopsis = ks_easprintf("[-o file] %s", operand);
-	struct ks_args_spec spec = { synopsis, help, "o:", out_flag, (void *)out, NULL, NULL };
+	struct ks_args_spec spec = { synopsis, help, "o:", out_flag, (void *)out, NULL, NULL, NULL };
 	const char *dir;
 
 	*out = NULL;
