@@ -311,8 +311,10 @@ up_to_date(const char *path, const char *sha)
  * Whether make's default (KS_PROFILE=auto) leaves operand alone: its
  * run's target has no profiler.  A profile.json saying so every
  * generation would tell the model nothing, and under KS_LAUNCH the
- * launch would cost a job.  1: leave it; 0: profile it; -1: operand
- * does not load (said).
+ * launch would cost a job.  The run is found from the operand's path
+ * alone: on such a target the generation's select.json is not read, and
+ * one that does not load is the next stage's to name.  1: leave it; 0:
+ * profile it; -1: the operand or its run does not load (said).
  */
 static int
 auto_skips(const char *operand)
@@ -320,23 +322,23 @@ auto_skips(const char *operand)
 	const char *mode = getenv("KS_PROFILE");
 	const struct ks_target *t;
 	struct ks_run r;
-	char *dir, *root = NULL;
+	char name[256], *root = NULL;
 	long gen, slot;
-	int skip = -1;
+	int skip = -1, parsed;
 
 	if (!mode || strcmp(mode, "auto") != 0)
 		return 0;
-	if (!(dir = cand_to_profile(operand)) || ks_cand_dir_parse(dir, &root, &gen, &slot) < 0) {
-		free(dir);
-		return -1;
-	}
-	if (ks_run_load(root, &r) == 0) {
+	/* POP/gen-NNN (the base of its select.json) or POP/gen-NNN/cS, as cand_to_profile reads them */
+	if (strncmp(ks_path_basename(operand, name, sizeof name), "gen-", 4) == 0)
+		parsed = ks_gen_dir_parse(operand, &root, &gen);
+	else
+		parsed = ks_cand_dir_parse(operand, &root, &gen, &slot);
+	if (parsed == 0 && ks_run_load(root, &r) == 0) {
 		if ((t = ks_target_find(r.target)))
 			skip = !target_profiler(t);
 		ks_run_free(&r);
 	}
 	free(root);
-	free(dir);
 	return skip;
 }
 
