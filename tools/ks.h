@@ -700,7 +700,7 @@ cJSON *ks_sse_assemble(const char *provider, const char *sse, char **why);
 char *ks_redact(const char *text, const char *key);
 char *ks_redact_key(const char *text, const char *key);   /* only what shares a run with the key: for replies */
 
-/* ks_llm.c: the LLM client; ks_llm_open.c: its settings */
+/* ks_llm.c: the LLM client; ks_llm_open.c: its settings; ks_llm_adapt.c: what the run learnt of a model */
 struct ks_llm {
 	char provider[16];       /* openai, anthropic, gemini */
 	const char *stage;       /* select, hypothesize, implement */
@@ -718,6 +718,7 @@ struct ks_llm {
 	const char *where;       /* the directory of the call under way, for the ledger */
 	cJSON *extra_body;       /* KS_LLM_EXTRA_BODY merged with KS_<STAGE>_EXTRA_BODY; NULL: none */
 	char tokens_param[40];   /* OpenAI's field for the reply limit: max_tokens, or max_completion_tokens */
+	int tokens_learnt;       /* tokens_param came from the model's refusal of the other, here or earlier in the run */
 	char dropped[8][40];     /* parameters the server refused, left out of later requests */
 	int ndropped;
 	char refused[40];        /* the parameter the last 400 refused ("" when none) */
@@ -754,6 +755,16 @@ void ks_llm_close(struct ks_llm *llm);
  * after the line that ks_llm_open would print.
  */
 int ks_llm_check(const char *stage, const char *root);
+/*
+ * POP/llm-adapt.json (population(5)): what a model refused (max_tokens,
+ * temperature), by provider, URL and model, so that every process of the
+ * run asks so from its first request.  _load applies llm's entry, if any,
+ * to llm (ks_llm_open does); _save merges llm's into the file under a
+ * lock, atomically (ks_llm_chat does, after adapting).  0, or -1 with a
+ * message naming the file.
+ */
+int ks_llm_adapt_load(struct ks_llm *llm);
+int ks_llm_adapt_save(const struct ks_llm *llm);
 /*
  * One call: system may be NULL; turns alternate user, assistant, user.
  * Saves dir/llm/<name>.json and .md, adds a ledger line, and fills r

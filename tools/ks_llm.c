@@ -644,8 +644,9 @@ context_exceeded(struct ks_llm *llm, const char *body)
 
 /*
  * After a refused parameter: the reply limit under the name the server
- * asked for, or the parameter left out of this process's later requests.
- * Returns 0 when there is nothing more to change.
+ * asked for, or the parameter left out of later requests (the caller
+ * remembers it for the run: ks_llm_adapt_save).  Returns 0 when there is
+ * nothing more to change.
  */
 static int
 adapt(struct ks_llm *llm)
@@ -654,6 +655,7 @@ adapt(struct ks_llm *llm)
 		return 0;
 	if (llm->use_completion_tokens) {
 		snprintf(llm->tokens_param, sizeof llm->tokens_param, "max_completion_tokens");
+		llm->tokens_learnt = 1;
 		ks_info("retrying with max_completion_tokens instead of %s (set KS_LLM_MAX_TOKENS_PARAM="
 		    "max_completion_tokens to ask so at once)", llm->refused);
 		return 1;
@@ -1051,6 +1053,9 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 			}
 			goto out;
 		}
+		/* the run's later requests, in this process and the others, ask so at once */
+		if (ks_llm_adapt_save(llm) < 0)
+			goto out;
 	}
 	if (!r->cached && llm->cache && cache_put(cdir, cpath, r) < 0)
 		goto out;

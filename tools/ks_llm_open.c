@@ -2,9 +2,9 @@
  * ks_llm_open.c - the LLM client's settings, from the environment: the
  * provider, the URL and the key, each stage's model or models, the
  * numbers of a request (tries, timeouts, the reply limit) and what goes
- * into every body.  ks_llm_open reads them for a stage's calls;
- * ks_llm_check checks them all, for ks-init, the same way and without a
- * word when they are good.
+ * into every body.  ks_llm_open reads them for a stage's calls (with what
+ * the run learnt of the model: ks_llm_adapt.c); ks_llm_check checks them
+ * all, for ks-init, the same way and without a word when they are good.
  * No libcurl here: a tool that checks settings holds no client.
  */
 #include <ctype.h>
@@ -350,7 +350,8 @@ configure(struct ks_llm *llm, const char *stage, const char *root, const struct 
 		llm->url[n - 1] = '\0';
 	llm->key = key ? ks_estrdup(key) : NULL;
 	llm->root = ks_estrdup(root);
-	if (load_numbers(llm) < 0 || load_body_settings(llm, stage) < 0) {
+	/* what the run learnt of this model (a parameter it refuses) is asked so from the first request */
+	if (load_numbers(llm) < 0 || load_body_settings(llm, stage) < 0 || ks_llm_adapt_load(llm) < 0) {
 		ks_llm_close(llm);
 		return -1;
 	}
