@@ -129,6 +129,8 @@ clean:
 # their own path (ks_data_dir) and pipeline.mk finds the tools.
 KS_DATADIR = $(PREFIX)/share/kernel-scientist
 KS_MANDIR = $(PREFIX)/share/man
+# the README, which the manual pages name for the step-by-step recipes
+KS_DOCDIR = $(PREFIX)/share/doc/kernel-scientist
 # ks-eval-popcorn: the evaluator for GPU MODE's leaderboards (target external), a script
 KS_SCRIPTS = ks-eval-popcorn
 KS_MAN1 = $(KS_TOOLS:%=man/%.1) $(KS_SCRIPTS:%=man/%.1)
@@ -139,15 +141,20 @@ KS_DATA_DIRS = $(shell find prompts kernels -type d | LC_ALL=C sort -r)
 # install: the tools, manual pages and data under $(DESTDIR)$(PREFIX)
 install: tools
 	install -d '$(DESTDIR)$(PREFIX)/bin' '$(DESTDIR)$(KS_MANDIR)/man1' '$(DESTDIR)$(KS_MANDIR)/man5' \
-		'$(DESTDIR)$(KS_MANDIR)/man7' '$(DESTDIR)$(KS_DATADIR)'
+		'$(DESTDIR)$(KS_MANDIR)/man7' '$(DESTDIR)$(KS_DATADIR)' '$(DESTDIR)$(KS_DOCDIR)'
 	install -m 755 $(KS_BINS) $(KS_SCRIPTS:%=tools/%) '$(DESTDIR)$(PREFIX)/bin'
 	install -m 644 $(KS_MAN1) '$(DESTDIR)$(KS_MANDIR)/man1'
 	install -m 644 man/population.5 '$(DESTDIR)$(KS_MANDIR)/man5'
 	install -m 644 man/kernel-scientist.7 '$(DESTDIR)$(KS_MANDIR)/man7'
+	install -m 644 README.md '$(DESTDIR)$(KS_DOCDIR)'
 	@for f in $(KS_DATA_FILES); do \
 		install -D -m 644 "$$f" '$(DESTDIR)$(KS_DATADIR)'/"$$f" || exit 1; \
 	done
-	@echo 'installed in $(DESTDIR)$(PREFIX): run make -f $(KS_DATADIR)/pipeline.mk generation N=1 POP=pop; man kernel-scientist'
+	@if [ -n '$(DESTDIR)' ]; then \
+		echo 'staged in $(DESTDIR)$(PREFIX) for $(PREFIX): once it is there, run make -f $(KS_DATADIR)/pipeline.mk generation N=1 POP=pop; man kernel-scientist'; \
+	else \
+		echo 'installed in $(PREFIX): run make -f $(KS_DATADIR)/pipeline.mk generation N=1 POP=pop; man kernel-scientist'; \
+	fi
 
 # uninstall: the files that install writes, and the folders of
 # share/kernel-scientist that it made, once empty: nothing else, so a
@@ -155,7 +162,9 @@ install: tools
 uninstall:
 	rm -f $(KS_TOOLS:%='$(DESTDIR)$(PREFIX)/bin/%') $(KS_TOOLS:%='$(DESTDIR)$(KS_MANDIR)/man1/%.1') \
 		$(KS_SCRIPTS:%='$(DESTDIR)$(PREFIX)/bin/%') $(KS_SCRIPTS:%='$(DESTDIR)$(KS_MANDIR)/man1/%.1') \
-		'$(DESTDIR)$(KS_MANDIR)/man5/population.5' '$(DESTDIR)$(KS_MANDIR)/man7/kernel-scientist.7'
+		'$(DESTDIR)$(KS_MANDIR)/man5/population.5' '$(DESTDIR)$(KS_MANDIR)/man7/kernel-scientist.7' \
+		'$(DESTDIR)$(KS_DOCDIR)/README.md'
+	@[ ! -d '$(DESTDIR)$(KS_DOCDIR)' ] || rmdir --ignore-fail-on-non-empty '$(DESTDIR)$(KS_DOCDIR)'
 	@for f in $(KS_DATA_FILES); do rm -f '$(DESTDIR)$(KS_DATADIR)'/"$$f" || exit 1; done
 	@for d in $(KS_DATA_DIRS); do \
 		[ ! -d '$(DESTDIR)$(KS_DATADIR)'/"$$d" ] || rmdir --ignore-fail-on-non-empty '$(DESTDIR)$(KS_DATADIR)'/"$$d" || exit 1; \

@@ -56,7 +56,7 @@ KS_BUILD ?=
 
 .SUFFIXES:
 .DELETE_ON_ERROR:
-.PHONY: ks-pipeline generation check heldout report
+.PHONY: ks-pipeline generation check heldout report estimate
 
 ifneq ($(filter generation ks-pipeline,$(MAKECMDGOALS)),)
 ifeq ($(strip $(N)),)
@@ -79,7 +79,7 @@ endif
 
 # Tools that are not there (a partial install, a wrong KS_BIN, a source
 # tree not built) are said once, rather than by the shell at each stage.
-ifneq ($(filter generation ks-pipeline check heldout report,$(MAKECMDGOALS)),)
+ifneq ($(filter generation ks-pipeline check heldout report estimate,$(MAKECMDGOALS)),)
 ifeq ($(KS_BUILD)$(wildcard $(KS_BIN)/ks-init),)
 $(error no tools in '$(KS_BIN)' (KS_BIN): build them (make) or install them (make install))
 endif
@@ -192,6 +192,13 @@ heldout: $(KS_BUILD)
 	@dirs=$$($(KS_BIN)/ks-report -t '$(TOP)' '$(POP)') || exit 1; \
 	for d in $$dirs; do $(KS_BIN)/ks-bench -H "$$d" || exit 1; done
 	@$(KS_BIN)/ks-report '$(POP)'
+
+# estimate: the LLM calls and tokens that make generation N=... would take on POP, from its
+# ledger so far (or from the prompts' sizes before any call), calling nothing
+estimate: $(KS_BUILD)
+	@[ -n '$(N)' ] || { echo 'estimate: say up to which generation, e.g. make estimate N=10' >&2; exit 2; }
+	@[ -f '$(POP)/run.json' ] || { echo "estimate: '$(POP)' is no population yet: make generation N=0 POP=$(POP) makes one (no LLM call)" >&2; exit 2; }
+	@$(KS_BIN)/ks-report -E '$(N)' '$(POP)'
 
 # report: the table of POP's kernels, and the same as a page, POP/report.html (written atomically)
 report: $(KS_BUILD)

@@ -170,5 +170,46 @@ T
 	run -1 --separate-stderr ks-report a r
 	assert_equal "$stderr" "ks-report: 'a' is sgemm on cpu, 'r' is rmsnorm on cuda: their scores do not compare"
 	run -2 --separate-stderr ks-report -b a b
-	assert_equal "$stderr" "ks-report: two populations are compared without -b, -e, -g, -s, -t or --html"
+	assert_equal "$stderr" "ks-report: two populations are compared without -b, -e, -E, -g, -s, -t or --html"
+}
+
+# ledger_line STAGE PROMPT COMPLETION [CACHED]: one usage record, as ks_llm.c appends it
+ledger_line() {
+	jq -nc --arg s "$1" --argjson p "$2" --argjson c "$3" --argjson k "${4:-false}" \
+		'{time: "2026-12-05T00:00:00Z", stage: $s, where: "w", provider: "openai", model: "m",
+		  prompt_tokens: $p, completion_tokens: $c, cached_prompt_tokens: 0, cached: $k}'
+}
+
+@test "make estimate N=...: the calls and tokens the generations left would take, by stage, from the ledger; the budget's reach" {
+	# (before: nothing said what a run would cost before it ran)
+	make -s --no-print-directory -C "$KS_ROOT" generation N=1 K=2 POP="$PWD/pop" >/dev/null 2>&1
+	{
+		ledger_line select 4000 100
+		ledger_line hypothesize 9000 3000
+		ledger_line implement 8000 2500
+		ledger_line implement 8000 2500
+		ledger_line implement 8000 2500
+		# an answer from the cache is no bill and no call of its own
+		ledger_line implement 8000 2500 true
+	} >pop/llm-usage.jsonl
+	KS_MAX_TOKENS=200000 run -0 make -s --no-print-directory -C "$KS_ROOT" estimate N=5 POP="$PWD/pop"
+	# 4 generations: 1 select, 1 hypothesize and 4 implement calls a generation (a repair among them)
+	assert_line --index 0 "$PWD/pop: making generations 2..5 (4 of K=2) takes about 24 LLM calls, 180,000 prompt and 52,400 completion tokens"
+	assert_line --index 1 "  select: 1.0 calls a generation, each about 4,000 prompt and 100 completion tokens (the ledger's 1 billed calls)"
+	assert_line --index 3 "  implement: 4.0 calls a generation, each about 8,000 prompt and 2,500 completion tokens (the ledger's 3 billed calls)"
+	assert_line --index 4 "  KS_MAX_TOKENS=200000: 47600 tokens billed so far; the rest of the budget lasts about 2 generations, to generation 3"
+	# nothing was asked and nothing written
+	assert_equal "$(wc -l <pop/llm-usage.jsonl)" 6
+	# before any call: guessed from the prompts' sizes, and said so
+	rm pop/llm-usage.jsonl
+	run -0 ks-report -E 3 pop
+	assert_line --index 0 --regexp "^pop: making generations 2\.\.3 \(2 of K=2\) takes about 8 LLM calls, [0-9,]+ prompt and [0-9,]+ completion tokens \(a stage with no call billed yet is guessed from the sizes of its prompt's parts, at 4 characters a token\)$"
+	assert_line --index 2 --regexp "^  hypothesize: 1\.0 calls a generation, each about [0-9,]+ prompt and 2,500 completion tokens \(guessed\)$"
+	# generations already planned cost nothing; a bad N and no population are named
+	run -0 ks-report -E 1 pop
+	assert_output "pop: the plans of generations 1..1 are made: making generation 1 takes no LLM call"
+	run -2 ks-report -E many pop
+	assert_output --partial "-E takes a generation from 0 to 999, not 'many'"
+	run -2 make -s --no-print-directory -C "$KS_ROOT" estimate N=3 POP="$PWD/none"
+	assert_output --partial "estimate: '$PWD/none' is no population yet: make generation N=0 POP=$PWD/none makes one (no LLM call)"
 }

@@ -23,7 +23,7 @@ ks-implement;usage: ks-implement [-o file] pop/gen-NNN/cS;candidate.json;pop/gen
 ks-build;usage: ks-build [-o file] pop/gen-NNN/cS;KS_CC;pop/gen-000/c0;pop/gen-000/c1;-j
 ks-bench;usage: ks-bench [-H] [-o file] pop/gen-NNN/cS;KS_BENCH_TIMEOUT_S;pop/gen-000/c0;pop/gen-000/c1;-t
 ks-profile;usage: ks-profile [-o file] pop/gen-NNN[/cS];profile.json;pop/gen-000/c0;pop/gen-000/c1;-x
-ks-report;usage: ks-report [-b | -e | -g N | -s | -t N | --html [-o file]] pop [pop2];-e  print only the candidate directories;pop;pop pop;-x
+ks-report;usage: ks-report [-b | -e | -E N | -g N | -s | -t N | --html [-o file]] pop [pop2];-e  print only the candidate directories;pop;pop pop;-x
 '
 
 @test "every tool: -h and --help print usage to stdout; no operand, two, or an unknown option exit 2 with usage on stderr and write nothing" {

@@ -105,6 +105,13 @@ assert_candidate() {
 	assert_equal "$(jget pop/gen-001/hypotheses.json .chosen)" "[4,0]"
 }
 
+@test "offline, the notice that no LLM is configured comes once a generation, not once a stage process" {
+	# (before: five times in generation 1 with K=3: select, hypothesize and each implement)
+	KS_QUIET=0 run -0 gen N=1 K=3
+	run grep -c "no LLM configured (KS_LLM_PROVIDER, KS_LLM_URL or an API key): using the offline proposer" <<<"$output"
+	assert_output 1
+}
+
 @test "each stage can be rerun by hand: delete its output and make again" {
 	use_gen1
 	rm pop/gen-001/c1/bench.json

@@ -50,6 +50,7 @@ expected_list() {
 		done
 		echo /usr/local/share/man/man5/population.5
 		echo /usr/local/share/man/man7/kernel-scientist.7
+		echo /usr/local/share/doc/kernel-scientist/README.md
 		echo /usr/local/share/kernel-scientist/pipeline.mk
 		(cd "$KS_ROOT" && find prompts kernels -type f) | sed 's#^#/usr/local/share/kernel-scientist/#'
 	} | LC_ALL=C sort
@@ -121,6 +122,22 @@ expected_list() {
 	assert_not_exist pop
 }
 
+@test "make install says where it staged a DESTDIR copy and what to run once it is moved; the manual pages' README is installed" {
+	# (before: 'installed in DEST/usr/local: run make -f /usr/local/share/...', a path that did not exist yet)
+	local d=$BATS_TEST_TMPDIR/d
+	run -0 make -s --no-print-directory -C "$KS_ROOT" install PREFIX=/usr/local DESTDIR="$d"
+	assert_line "staged in $d/usr/local for /usr/local: once it is there, run make -f /usr/local/share/kernel-scientist/pipeline.mk generation N=1 POP=pop; man kernel-scientist"
+	run -0 make -s --no-print-directory -C "$KS_ROOT" install PREFIX="$BATS_TEST_TMPDIR/p"
+	assert_line "installed in $BATS_TEST_TMPDIR/p: run make -f $BATS_TEST_TMPDIR/p/share/kernel-scientist/pipeline.mk generation N=1 POP=pop; man kernel-scientist"
+	# the pages name the README for the recipes, and it is there
+	run -0 grep -h -A2 'README.md' "$KS_ROOT/man/kernel-scientist.7"
+	assert_output --partial "share/doc/kernel-scientist/README.md"
+	cmp "$KS_ROOT/README.md" "$BATS_TEST_TMPDIR/p/share/doc/kernel-scientist/README.md"
+	# no page sends a reader to a README section without saying where the README is installed
+	run grep -l "README's" "$KS_ROOT"/man/*.[157]
+	assert_output ""
+}
+
 @test "make uninstall removes what install put there and the folders it made, and nothing else" {
 	local d=$BATS_TEST_TMPDIR/d
 	make -s --no-print-directory -C "$KS_ROOT" install PREFIX=/usr/local DESTDIR="$d" >/dev/null
@@ -130,6 +147,7 @@ expected_list() {
 	run -0 installed_list "$d"
 	assert_output ""
 	assert_not_exist "$d/usr/local/share/kernel-scientist"
+	assert_not_exist "$d/usr/local/share/doc/kernel-scientist"
 	# the standard folders stay (they may hold others' files)
 	assert_dir_exists "$d/usr/local/bin"
 	assert_dir_exists "$d/usr/local/share/man/man1"

@@ -252,7 +252,7 @@ EOF
 	assert_file_not_exists pop/gen-000/c0/bench.json
 	unset KS_EVAL_CMD
 	run -1 ks-bench pop/gen-000/c0
-	assert_output 'ks-bench: target external needs KS_EVAL_CMD, the command that judges a kernel (README.md, "External evaluators")'
+	assert_output 'ks-bench: target external needs KS_EVAL_CMD, the command that judges a kernel (population(5), "External evaluators")'
 	KS_EVAL_CMD="eval.sh 'open" run -1 ks-bench pop/gen-000/c0
 	assert_output "ks-bench: KS_EVAL_CMD 'eval.sh 'open': a ' quote is not closed"
 	KS_EVAL_CMD="   " run -1 ks-bench pop/gen-000/c0

@@ -80,7 +80,7 @@ assert_stopped() {
 		"|KS_REPAIR_TRIES=11|KS_REPAIR_TRIES must be an integer from 0 to 10, not '11'"
 		"|KS_LAUNCH_BUILD=srun; rm|KS_LAUNCH_BUILD 'srun; rm': ';' is not expanded (its words are split as a shell would, but no shell runs them): quote it with '...'"
 		"PROBLEM=rmsnorm TARGET=cuda|KS_GPU_ARCH=sm 90|KS_GPU_ARCH must be an architecture such as sm_90a, not 'sm 90'"
-		"PROBLEM=xsgemm TARGET=external|KS_EVAL_CMD=|target external needs KS_EVAL_CMD, the command that judges a kernel (README.md, \"External evaluators\")"
+		"PROBLEM=xsgemm TARGET=external|KS_EVAL_CMD=|target external needs KS_EVAL_CMD, the command that judges a kernel (population(5), \"External evaluators\")"
 		"PROBLEM=xsgemm TARGET=external|KS_EVAL_CHECK_CMD=check 'x|KS_EVAL_CHECK_CMD 'check 'x': a ' quote is not closed"
 		"|KS_TIME_CAP_S=fast|KS_TIME_CAP_S must be a positive number, not 'fast'"
 		"|KS_MIN_RUNS=2.5|KS_MIN_RUNS must be a positive integer, not '2.5'"

@@ -74,7 +74,7 @@ since() {
 		'[.headers | keys_unsorted[] | select(IN("x-api-key", "x-goog-api-key", "anthropic-version"))]' \
 		.body.model '[.body.messages[].role]' \
 		.body.max_tokens '.body | has("temperature")' \
-		'.body.messages[0].content | startswith("You are a GPU kernel scientist")' \
+		'.body.messages[0].content | startswith("You are a CPU kernel scientist")' \
 		'.body.messages[1].content | contains("this is generation 1")' \
 		'.body.messages[1].content | contains("- g000c1 (base -, reference -; plan: (the seed kernel)): status ok, score 80.00 us")'
 	assert_output - <<'EOF'
@@ -110,7 +110,7 @@ EOF
 	assert_equal "$(jget pop/gen-001/select.json .model)" claude-fix
 	run llm_request 1 .path .auth .auth_header '.headers["anthropic-version"]' \
 		'.headers.authorization' .body.model .body.max_tokens \
-		'.body.system | startswith("You are a GPU kernel scientist")' \
+		'.body.system | startswith("You are a CPU kernel scientist")' \
 		'[.body.messages[].role]' '.body.messages[0].content | contains("this is generation 1")'
 	assert_output - <<'EOF'
 /v1/messages
@@ -139,7 +139,7 @@ EOF
 	assert_equal "$(llm_requests)" 2
 	run llm_request 2 .path .model .auth .auth_header \
 		'.headers.authorization' '.body | has("model")' \
-		'.body.systemInstruction.parts[0].text | startswith("You are a GPU kernel scientist")' \
+		'.body.systemInstruction.parts[0].text | startswith("You are a CPU kernel scientist")' \
 		'[.body.contents[].role]' '.body.contents[1].parts' \
 		.body.generationConfig
 	assert_output - <<'EOF'
@@ -902,6 +902,22 @@ EOF
 	assert_equal "$(llm_requests)" 2
 	run ledger .cached
 	assert_output $'false\ntrue\nfalse'
+}
+
+@test "KS_MAX_TOKENS: a run says when its billed tokens pass 50 % and 80 % of it, once each" {
+	# (before: nothing was said until the budget stopped the run)
+	llm_server_start "$(steps "$OK")"
+	export KS_MAX_TOKENS=3000 KS_LLM_CACHE=off
+	local i said=()
+	for i in 1 2 3; do
+		rm -f pop/gen-001/select.json
+		run -0 --separate-stderr ks-select pop/gen-001
+		said+=("$stderr")
+	done
+	# 1020 tokens a call: 34 %, then 68 %, then 102 %
+	assert_equal "${said[0]}" ""
+	assert_equal "${said[1]}" "ks-select: token budget: 2040 tokens used, past 50 % of KS_MAX_TOKENS=3000 (see 'pop/llm-usage.jsonl')"
+	assert_equal "${said[2]}" "ks-select: token budget: 3060 tokens used, past 80 % of KS_MAX_TOKENS=3000 (see 'pop/llm-usage.jsonl')"
 }
 
 # ---- the cache ------------------------------------------------------

@@ -776,6 +776,22 @@ long_base() {
 	assert_equal "$(count roomy pop/gen-000/c0/kernel.c)" 1
 }
 
+@test "a kernel benched on a loaded machine is marked so in the prompts, with one line saying how many were" {
+	# (before: a bench whose machine was busy looked as sure as any other; bench.json's "machine" said it)
+	use three
+	jq '.machine = {noisy: true, reason: "other processes used 1.02 CPUs during the bench (over KS_BENCH_BUSY_MAX, 0.25)"}' \
+		pop/gen-001/c0/bench.json >b && mv b pop/gen-001/c0/bench.json
+	mkdir -p pop/gen-002
+	jq -n '{base: "g001c0", reference: "g000c0", reason: "fastest"}' >pop/gen-002/select.json
+	serve hyp=plans.json
+	run -0 ks-hypothesize pop/gen-002
+	run prompt 1
+	assert_output --partial "(1 of the 2 kernels benched ok ran on a loaded machine, marked below: other processes took the CPU or the GPU while they were timed, so their times and spreads are less sure; trust a side-by-side ratio over their scores)"
+	assert_output --regexp "- g001c0 \([^)]*\): status ok, score 80\.00 us [^\n]*; benched on a loaded machine \(other processes used 1\.02 CPUs during the bench \(over KS_BENCH_BUSY_MAX, 0\.25\)\): its times are less sure than their spread says"
+	run grep -c "benched on a loaded machine" <<<"$output"
+	assert_output 1
+}
+
 @test "every kernel shown carries its share of the speed of light; hypothesize says how far the base is, and where" {
 	use three
 	# the seed: 50 %, 10 % and 75 % of SOL (33.5 % overall); g001c0: 80 % on each shape
@@ -790,7 +806,9 @@ long_base() {
 	assert_output --partial "- g000c0 (base -, reference -; plan: (the seed kernel)): status ok, score 80.00 us ±2.0 %, 33.5 % of SOL overall
   per shape: 256x256x256 80.00 us (spread unknown) (50.0 % of SOL); 512x384x320 80.00 us (spread unknown) (10.0 % of SOL); 200x640x448 80.00 us (spread unknown) (75.0 % of SOL);"
 	assert_output --partial "status ok, score 33.47 us ±2.0 %, 80.0 % of SOL overall"
-	assert_output --partial $'## How far the base is from the speed of light\n\nThe speed of light (SOL) of a shape is the least time its work can take: its FLOPs (2*M*N*K) at the peak measured on the bench machine before the kernel ran, 450 GFLOP/s (2 threads, 512-bit vectors, fused multiply-add)'
+	assert_output --partial $'## How far the base is from the speed of light\n\nThe speed of light (SOL) of a shape is the least time its work can take: its FLOPs (2*M*N*K) at the peak measured on the bench machine before the kernel ran, 450 GFLOP/s. The base g000c0'
+	# the peak's threads and vectors are the target section's, from the newest bench
+	assert_output --regexp $'\n- Peak: 450 GFLOP/s fp32 with all 2 OpenMP threads, [0-9.]+ GFLOP/s per physical core \\(512-bit vectors, fused multiply-add\\), measured by the runner before g001c0 ran\\.\n'
 	assert_output --partial ". The base g000c0 runs at 33.5 % of SOL overall (the geometric mean over the shapes). Furthest from it: 512x384x320 at 10.0 %, 256x256x256 at 50.0 %; closest: 200x640x448 at 75.0 %. The search stops once a kernel reaches 90 % of SOL on every shape (KS_SOL_STOP)."
 	# the writer sees the base's shares too
 	run -0 ks-implement pop/gen-002/c0

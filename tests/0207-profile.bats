@@ -73,7 +73,7 @@ teardown() {
 	rm pop/gen-001/hypotheses.json
 	KS_LLM_CACHE=off run -0 ks-hypothesize pop/gen-001
 	run llm_request 2 '.body.messages[1].content'
-	assert_output --partial $'## What the profiler says of the base\n\nNo profile of the base g000c0 (make generation profiles each base where a profiler runs, unless KS_PROFILE=0).\n'
+	assert_output --partial $'## What the profiler says of the base\n\nNo profile of the base g000c0 (make generation profiles each base where Nsight Compute runs, unless KS_PROFILE=0).\n'
 }
 
 @test "given POP/gen-NNN, ks-profile profiles the base select.json names, once per kernel" {

@@ -859,7 +859,7 @@ main(int argc, char *argv[])
 	    "  that reads a GPU's clocks; default on PATH),\n"
 	    "  KS_SANDBOX (bwrap, the default where bubblewrap runs, or basic).\n"
 	    "  Target external: KS_EVAL_CMD, the command that judges the kernel instead\n"
-	    "  of the harness (README.md, \"External evaluators\").\n"
+	    "  of the harness (population(5), \"External evaluators\").\n"
 	    "  -H: time the problem's held-out shapes instead (never shown to a model,\n"
 	    "  never in the score) and write heldout.json (make heldout).\n", "Ho:", on_flag, &o, NULL, NULL };
 

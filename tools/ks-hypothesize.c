@@ -48,14 +48,14 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 		return NULL;
 	}
 	if (ks_ctx_budget(&budget) < 0 || ks_sol_stop_setting(&stop) < 0 || !(task = ks_ctx_task(&p, run->target)) ||
-	    !(target = ks_ctx_target(run->target, c, n)) || !(code = ks_cand_code(base)))
+	    !(target = ks_ctx_target(&p, run->target, c, n)) || !(code = ks_cand_code(base)))
 		goto out;
 	knowledge = ks_ctx_knowledge(&p, run->target);
 	findings = ks_ctx_findings(c, n, budget);
 	pop = ks_ctx_population(c, n, &p, base, ref, budget);
 	sol = ks_ctx_sol(base, &p, run->target, stop);
 	record = ks_ctx_track_record(cal);
-	prof = ks_ctx_profile(base);
+	prof = ks_ctx_profile(base, run->target);
 	warnings = ks_ctx_build_warnings(base);
 	reason = ks_ctx_selection_reason(dir);
 	if (!(rcode = ks_cand_code(ref)))
@@ -68,7 +68,7 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 		warnings, reason, rsection };
 	if (!(prompt = ks_prompt_render("hypothesize", keys, vals, 15)))
 		goto out;
-	if ((rc = ks_ask(llm, prompt, dir, "hypothesize", check_reply, &h, &why)) < 0)
+	if ((rc = ks_ask(llm, run->target, prompt, dir, "hypothesize", check_reply, &h, &why)) < 0)
 		goto out;
 	if (rc == 1) {
 		char *f = ks_easprintf("the model's replies could not be used (%s)", why), *off = NULL;

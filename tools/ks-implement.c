@@ -136,7 +136,8 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, 
 		.forbidden = cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
 
 	if (!entry_point || ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_task(p, s->run.target)) ||
-	    !(target = ks_ctx_target(s->run.target, c, n)) || !(bcode = ks_cand_code(base)) || !(rcode = ks_cand_code(ref)))
+	    !(target = ks_ctx_target(p, s->run.target, c, n)) || !(bcode = ks_cand_code(base)) ||
+	    !(rcode = ks_cand_code(ref)))
 		goto out;
 	knowledge = ks_ctx_knowledge(p, s->run.target);
 	btimes = ks_ctx_times(base, p);
@@ -157,7 +158,7 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, 
 	if (!(prompt = ks_prompt_render("implement", keys, vals, 18)) || ks_mkdir_p(s->dir) < 0)
 		goto out;
 	cc.base = bcode;
-	if (ks_ask(llm, prompt, s->dir, "implement", ks_check_code, &cc, rejected) != 1) {
+	if (ks_ask(llm, s->run.target, prompt, s->dir, "implement", ks_check_code, &cc, rejected) != 1) {
 		free(*rejected);
 		*rejected = NULL;
 	}
@@ -238,7 +239,7 @@ ask_repair(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p,
 {
 	struct ks_code_check cc = { .entry = p->entry_name, .base = code,
 		.forbidden = cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
-	char *task = ks_ctx_task(p, s->run.target), *target = ks_ctx_target(s->target->name, NULL, 0);
+	char *task = ks_ctx_task(p, s->run.target), *target = ks_ctx_target(p, s->target->name, NULL, 0);
 	char *prompt = NULL, *name = ks_easprintf("repair%d", attempt), *why;
 	const char *entry_point = ks_json_str(p->json, "entry_point", p->path);
 
@@ -250,7 +251,7 @@ ask_repair(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p,
 		const char *vals[] = { task, target, entry_point, s->ext, code, diagnostics, title, desc,
 			rubric };
 		if ((prompt = ks_prompt_render("repair", keys, vals, 9)) &&
-		    ks_ask(llm, prompt, s->dir, name, ks_check_code, &cc, &why) == 1) {
+		    ks_ask(llm, s->run.target, prompt, s->dir, name, ks_check_code, &cc, &why) == 1) {
 			ks_info("'%s': repair %d gave no usable code: %s", s->dir, attempt, why);
 			free(why);
 		}

@@ -260,6 +260,20 @@ profile(struct prof *pr)
 	return rec;
 }
 
+/* whether dir names a generation, POP/gen-NNN (a trailing slash allowed), not a candidate */
+static int
+names_generation(const char *dir)
+{
+	const char *last;
+	size_t len = strlen(dir);
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	for (last = dir + len; last > dir && last[-1] != '/'; last--)
+		;
+	return strncmp(last, "gen-", 4) == 0;
+}
+
 /* The candidate directory to profile: dir itself, or the base select.json names when dir is POP/gen-NNN. */
 static char *
 cand_to_profile(const char *dir)
@@ -268,15 +282,7 @@ cand_to_profile(const char *dir)
 	struct ks_select_rec sel;
 	long gen, bgen, bslot;
 
-	const char *last;
-	size_t len = strlen(dir);
-
-	/* POP/gen-NNN (a trailing slash allowed) names a generation, anything else a candidate */
-	while (len > 1 && dir[len - 1] == '/')
-		len--;
-	for (last = dir + len; last > dir && last[-1] != '/'; last--)
-		;
-	if (strncmp(last, "gen-", 4) != 0)
+	if (!names_generation(dir))
 		return ks_estrdup(dir);
 	if (ks_gen_dir_parse(dir, &root, &gen) < 0)
 		return NULL;
@@ -311,10 +317,9 @@ up_to_date(const char *path, const char *sha)
  * Whether make's default (KS_PROFILE=auto) leaves operand alone: its
  * run's target has no profiler.  A profile.json saying so every
  * generation would tell the model nothing, and under KS_LAUNCH the
- * launch would cost a job.  The run is found from the operand's path
- * alone: on such a target the generation's select.json is not read, and
- * one that does not load is the next stage's to name.  1: leave it; 0:
- * profile it; -1: the operand or its run does not load (said).
+ * launch would cost a job.  Only run.json is read: on such a target a
+ * select.json that does not load is for ks-hypothesize, after this, to
+ * name.  1: leave it; 0: profile it; -1: operand does not load (said).
  */
 static int
 auto_skips(const char *operand)
@@ -322,18 +327,16 @@ auto_skips(const char *operand)
 	const char *mode = getenv("KS_PROFILE");
 	const struct ks_target *t;
 	struct ks_run r;
-	char name[256], *root = NULL;
+	char *root = NULL;
 	long gen, slot;
-	int skip = -1, parsed;
+	int skip = -1;
 
 	if (!mode || strcmp(mode, "auto") != 0)
 		return 0;
-	/* POP/gen-NNN (the base of its select.json) or POP/gen-NNN/cS, as cand_to_profile reads them */
-	if (strncmp(ks_path_basename(operand, name, sizeof name), "gen-", 4) == 0)
-		parsed = ks_gen_dir_parse(operand, &root, &gen);
-	else
-		parsed = ks_cand_dir_parse(operand, &root, &gen, &slot);
-	if (parsed == 0 && ks_run_load(root, &r) == 0) {
+	if (names_generation(operand) ? ks_gen_dir_parse(operand, &root, &gen) < 0 :
+	    ks_cand_dir_parse(operand, &root, &gen, &slot) < 0)
+		return -1;
+	if (ks_run_load(root, &r) == 0) {
 		if ((t = ks_target_find(r.target)))
 			skip = !target_profiler(t);
 		ks_run_free(&r);

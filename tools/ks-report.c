@@ -15,6 +15,7 @@ struct opts {
 	int seed;	/* -s */
 	long top;	/* -t N; 0: not asked */
 	long gen;	/* -g N; -1: not asked */
+	long estimate;	/* -E N; -1: not asked */
 	int html;	/* --html */
 	const char *out;	/* -o file: where --html writes the page; NULL: stdout */
 };
@@ -43,9 +44,12 @@ on_flag(int ch, const char *value, void *arg)
 	} else if (ch == 't' && ks_parse_int(value, 1, 1000, &o->top) < 0) {
 		ks_warnx("-t takes a number of kernels from 1 to 1000, not '%s'", value);
 		return 2;
+	} else if (ch == 'E' && ks_parse_int(value, 0, KS_MAX_GEN, &o->estimate) < 0) {
+		ks_warnx("-E takes a generation from 0 to %d, not '%s'", KS_MAX_GEN, value);
+		return 2;
 	}
-	if (o->brief + o->empty + o->seed + (o->top > 0) + (o->gen >= 0) + o->html > 1) {
-		ks_warnx("-b, -e, -g, -s, -t and --html do not go together: each prints a report of its own");
+	if (o->brief + o->empty + o->seed + (o->top > 0) + (o->gen >= 0) + o->html + (o->estimate >= 0) > 1) {
+		ks_warnx("-b, -e, -E, -g, -s, -t and --html do not go together: each prints a report of its own");
 		return 2;
 	}
 	return 0;
@@ -394,6 +398,166 @@ print_usage(const char *root)
 	return 0;
 }
 
+/* -E: one stage's part of an estimate: its calls so far and what one costs, from the ledger or a guess */
+struct stage_cost {
+	const char *stage;
+	double calls_per_gen, prompt, completion;	/* tokens per billed call */
+	long billed;					/* its billed calls in the ledger so far */
+};
+
+/* "1,234,567": a count of tokens as a person reads it */
+static void
+print_count(double v)
+{
+	char digits[32];
+	int len, i;
+
+	len = snprintf(digits, sizeof digits, "%.0f", v);
+	for (i = 0; i < len; i++)
+		printf("%c%s", digits[i], (len - i - 1) % 3 == 0 && i < len - 1 ? "," : "");
+}
+
+/* the characters of a problem file or a prompt template, 0 when it cannot be read */
+static double
+file_chars(const char *path)
+{
+	size_t n = 0;
+	char *text = path && ks_exists(path) ? ks_file_read(path, &n) : NULL;
+
+	free(text);
+	return (double)n;
+}
+
+/*
+ * What a stage's call costs where the ledger has none billed yet: its
+ * prompt from the sizes of what it holds (the template, the task, the
+ * seed's code once or twice), at about 4 characters a token; its reply
+ * a choice (select), five plans (hypothesize, about 2,500 tokens as
+ * BENCHMARKS.md measured them) or a kernel a little longer than the seed.
+ */
+static void
+guess_cost(struct stage_cost *sc, const struct ks_problem *p, double seed_chars)
+{
+	char *prompts = ks_data_dir("prompts", "KS_PROMPTS_DIR"), *tpath, *task = ks_problem_file(p, "task");
+	double tmpl, task_chars = file_chars(task);
+
+	tpath = ks_easprintf("%s/%s.md", prompts, sc->stage);
+	tmpl = file_chars(tpath);
+	if (strcmp(sc->stage, "select") == 0) {
+		sc->prompt = (tmpl + 1500) / 4;
+		sc->completion = 100;
+	} else if (strcmp(sc->stage, "hypothesize") == 0) {
+		sc->prompt = (tmpl + task_chars + seed_chars + 3000) / 4;
+		sc->completion = 2500;
+	} else {
+		sc->prompt = (tmpl + task_chars + 2 * seed_chars + 1500) / 4;
+		sc->completion = 1.2 * seed_chars / 4;
+	}
+	free(tpath);
+	free(prompts);
+	free(task);
+}
+
+/* the highest generation whose plans are made (hypotheses.json), 0 when none is */
+static long
+last_planned(const char *root)
+{
+	size_t ngens;
+	long *gens = ks_gens_list(root, &ngens), last = 0;
+
+	for (size_t i = 0; i < ngens; i++)
+		if (gens[i] > last && ks_plans_kept(root, gens[i]) >= 0)
+			last = gens[i];
+	free(gens);
+	return last;
+}
+
+/*
+ * -E N: the LLM calls and tokens that making generations up to N will
+ * take, from the ledger's calls so far (per generation and per call, by
+ * stage), or from the prompts' sizes before any call was billed.
+ */
+static int
+print_estimate(const char *pop, const struct ks_run *run, long n)
+{
+	struct stage_cost sc[3] = { { "select", 1, 0, 0, 0 }, { "hypothesize", 1, 0, 0, 0 },
+		{ "implement", (double)run->k, 0, 0, 0 } };
+	struct ks_stage_usage su[8];
+	struct ks_problem p;
+	size_t ns;
+	long done = last_planned(run->root), todo = n - done, budget = 0;
+	double calls = 0, prompt = 0, completion = 0, seed_chars = 0;
+	const char *b = getenv("KS_MAX_TOKENS");
+	struct ks_usage u;
+	char *seed;
+	int guessed = 0;
+
+	if (todo <= 0) {
+		printf("%s: the plans of generations 1..%ld are made: making generation %ld takes no LLM call\n", pop,
+		    done, n);
+		return 0;
+	}
+	if (ks_ledger_stages(run->root, su, 8, &ns) < 0 || ks_ledger_load(run->root, &u) < 0 ||
+	    ks_problem_load(run->problem, &p) < 0)
+		return -1;
+	seed = ks_problem_file(&p, "seed_kernel");
+	seed_chars = file_chars(seed);
+	free(seed);
+	for (int i = 0; i < 3; i++) {
+		for (size_t k = 0; k < ns; k++) {
+			const struct ks_usage *x = &su[k].u;
+			long billed = x->calls - x->cached_calls;
+
+			if (strcmp(su[k].stage, sc[i].stage) != 0 || billed <= 0)
+				continue;
+			sc[i].billed = billed;
+			sc[i].prompt = (double)x->prompt_tokens / billed;
+			sc[i].completion = (double)x->completion_tokens / billed;
+			/* re-asks and repairs included: the calls each generation made so far */
+			if (done > 0)
+				sc[i].calls_per_gen = (double)x->calls / done;
+		}
+		if (!sc[i].billed) {
+			guess_cost(&sc[i], &p, seed_chars);
+			guessed = 1;
+		}
+		calls += sc[i].calls_per_gen * todo;
+		prompt += sc[i].calls_per_gen * todo * sc[i].prompt;
+		completion += sc[i].calls_per_gen * todo * sc[i].completion;
+	}
+	printf("%s: making generations %ld..%ld (%ld of K=%ld) takes about %.0f LLM calls, ", pop, done + 1, n, todo,
+	    run->k, calls);
+	print_count(prompt);
+	printf(" prompt and ");
+	print_count(completion);
+	printf(" completion tokens%s\n", guessed ? " (a stage with no call billed yet is guessed from the sizes of "
+	    "its prompt's parts, at 4 characters a token)" : "");
+	for (int i = 0; i < 3; i++) {
+		printf("  %s: %.1f calls a generation, each about ", sc[i].stage, sc[i].calls_per_gen);
+		print_count(sc[i].prompt);
+		printf(" prompt and ");
+		print_count(sc[i].completion);
+		if (sc[i].billed)
+			printf(" completion tokens (the ledger's %ld billed calls)\n", sc[i].billed);
+		else
+			printf(" completion tokens (guessed)\n");
+	}
+	if (b && *b && ks_parse_int(b, 1, 1000000000000L, &budget) == 0) {
+		double used = (double)(u.prompt_tokens + u.completion_tokens), per_gen = (prompt + completion) / todo;
+		long lasts = per_gen > 0 ? (long)((budget - used) / per_gen) : todo;
+
+		printf("  KS_MAX_TOKENS=%ld: %.0f tokens billed so far; ", budget, used);
+		if (lasts >= todo)
+			printf("the rest of the budget covers these generations\n");
+		else if (lasts <= 0)
+			printf("the budget is spent: raise it to go on\n");
+		else
+			printf("the rest of the budget lasts about %ld generations, to generation %ld\n", lasts, done + lasts);
+	}
+	ks_problem_free(&p);
+	return 0;
+}
+
 /*
  * -e: the candidate directories that the generations' plans leave empty
  * (fewer kept plans than K: the offline proposer had fewer untried
@@ -618,11 +782,11 @@ out:
 int
 main(int argc, char *argv[])
 {
-	struct opts o = { .gen = -1 };
+	struct opts o = { .gen = -1, .estimate = -1 };
 	int rval = 0;
 	const char *other = NULL;
 	static const struct option longopts[] = { { "html", no_argument, NULL, OPT_HTML }, { NULL, 0, NULL, 0 } };
-	struct ks_args_spec spec = { "[-b | -e | -g N | -s | -t N | --html [-o file]] pop [pop2]",
+	struct ks_args_spec spec = { "[-b | -e | -E N | -g N | -s | -t N | --html [-o file]] pop [pop2]",
 		"  Prints a table of every kernel of pop (id, parents, status, score in\n"
 		"  microseconds, speed-up over the seed, spread: the largest relative\n"
 		"  standard error of its shapes, ! when one did not converge) and a\n"
@@ -632,6 +796,9 @@ main(int argc, char *argv[])
 		"  -e  print only the candidate directories that the generations' plans\n"
 		"      leave empty (the offline proposer had fewer than K untried\n"
 		"      configurations left), one per line: what pipeline.mk skips\n"
+		"  -E N  print only an estimate of the LLM calls and tokens that making\n"
+		"      generations up to N takes, by stage, from the ledger so far (make\n"
+		"      estimate N=...)\n"
 		"  -g N  print only the line that ends generation N in make's output: its\n"
 		"      kernels by status, its best, the best so far (nothing under KS_QUIET\n"
 		"      or KS_PROGRESS=0)\n"
@@ -650,7 +817,7 @@ main(int argc, char *argv[])
 		"  0.8 of its benchmark speed-up.\n"
 		"  With two populations of one problem and target: the best score so far at\n"
 		"  every generation of each, side by side, and which run reached first the\n"
-		"  score both reached.\n", "beg:o:st:", on_flag, &o, &other, longopts };
+		"  score both reached.\n", "bE:eg:o:st:", on_flag, &o, &other, longopts };
 	const char *root = ks_args(argc, argv, &spec);
 	struct ks_cand *c;
 	const struct ks_cand *seed = NULL;
@@ -662,8 +829,8 @@ main(int argc, char *argv[])
 		return 2;
 	}
 	if (other) {
-		if (o.brief || o.empty || o.seed || o.top || o.gen >= 0 || o.html) {
-			ks_warnx("two populations are compared without -b, -e, -g, -s, -t or --html");
+		if (o.brief || o.empty || o.seed || o.top || o.gen >= 0 || o.html || o.estimate >= 0) {
+			ks_warnx("two populations are compared without -b, -e, -E, -g, -s, -t or --html");
 			return 2;
 		}
 		rval = compare(root, other);
@@ -675,6 +842,11 @@ main(int argc, char *argv[])
 		print_empty_slots(root, &run);
 		ks_run_free(&run);
 		return ks_fclose_stdout() < 0;
+	}
+	if (o.estimate >= 0) {
+		rval = print_estimate(root, &run, o.estimate) < 0;
+		ks_run_free(&run);
+		return ks_fclose_stdout() < 0 ? 1 : rval;
 	}
 	if (ks_cands_load(run.root, KS_MAX_GEN + 1, KS_KEEP_GOING, &c, &n) < 0) {
 		ks_run_free(&run);

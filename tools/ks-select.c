@@ -67,7 +67,7 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 		return NULL;
 	g = ks_easprintf("%ld", gen);
 	if (ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_task(&p, run->target)) ||
-	    !(target = ks_ctx_target(run->target, c, n)))
+	    !(target = ks_ctx_target(&p, run->target, c, n)))
 		goto out;
 	/* choosing two kernels needs what they compute, not how to write one (the 7 KB of fp8-mm's task) */
 	summary = ks_ctx_task_summary(task);
@@ -76,7 +76,7 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 	const char *vals[] = { g, summary, task, target, pop };
 	if (!(prompt = ks_prompt_render("select", keys, vals, 5)) || ks_mkdir_p(dir) < 0)
 		goto out;
-	if ((rc = ks_ask(llm, prompt, dir, "select", check_reply, &pk, &why)) < 0)
+	if ((rc = ks_ask(llm, run->target, prompt, dir, "select", check_reply, &pk, &why)) < 0)
 		goto out;
 	if (rc == 0) {
 		sel = pk.sel;

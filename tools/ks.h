@@ -622,6 +622,8 @@ int ks_problem_judged(const struct ks_problem *p);
 char *ks_compile_worker_path(const char *runner);
 /* The wall-clock limit of a build: problem.json limits.build_s, else 120 s. */
 double ks_compile_limit_s(const struct ks_problem *p);
+/* What "cc --version" names as its version (the first line with "version" or "release"); NULL with a message */
+char *ks_compile_version(const char *cc);
 /* What a build's log holds, cut to a size a prompt can hold, and, when !ok, a last line "<who> <how it failed>". */
 char *ks_compile_diagnostics(const char *log, const struct ks_proc_result *r, int ok, const char *who);
 /*
@@ -809,8 +811,12 @@ char *ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_probl
     const struct ks_cand *ref, size_t budget);
 /* "score S us; per shape: MxNxK T us; ..." of a measured kernel, else why not */
 char *ks_ctx_times(const struct ks_cand *c, const struct ks_problem *p);
-/* what the profiler said of base (its profile.json, ks-profile), or why there is nothing */
-char *ks_ctx_profile(const struct ks_cand *base);
+/*
+ * What the profiler said of base (its profile.json, ks-profile), or why
+ * there is nothing, under a heading; "" on a target where ks-profile
+ * runs no profiler.
+ */
+char *ks_ctx_profile(const struct ks_cand *base, const char *target);
 /* how far base is from the speed of light overall and on which shapes, and the share that stops the search */
 char *ks_ctx_sol(const struct ks_cand *base, const struct ks_problem *p, const char *target, double stop);
 /*
@@ -843,8 +849,6 @@ cJSON *ks_calibration_json(const struct ks_calibration *cal);
 char *ks_ctx_track_record(const struct ks_calibration *cal);
 /* each plan with what it measured, within budget */
 char *ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget);
-/* prompts/targets/<t>-<arch>.md or <t>.md, the architecture built, the device benched on */
-char *ks_ctx_target(const char *target, const struct ks_cand *c, size_t n);
 /* the reference's times and code in a fence of ext (rcode NULL: a line saying it is left out), or a line saying it is the base */
 char *ks_ctx_reference(const struct ks_problem *p, const struct ks_cand *base, const struct ks_cand *ref, const char *ext,
     const char *rcode);
@@ -864,6 +868,23 @@ char *ks_ctx_task(const struct ks_problem *p, const char *target);
 /* the task's opening (before its first "## " section), with a line saying the rest goes elsewhere */
 char *ks_ctx_task_summary(const char *task);
 char *ks_ctx_file(const struct ks_problem *p, const char *key);  /* a problem file's text */
+/*
+ * ks_facts.c: the target section of every prompt (ks_ctx_target):
+ * prompts/targets/<t>-<arch>.md or <t>.md; how the kernels are compiled
+ * (the targets table's flags, the compiler's version from the newest
+ * build.json, else from the compiler); on the CPU this machine's cores,
+ * caches and instruction set and the newest measured peak; the device
+ * benched; how a kernel is timed.  c may be NULL (n 0): nothing benched.
+ * NULL with a message for an unknown target or a missing facts file.
+ */
+char *ks_ctx_target(const struct ks_problem *p, const char *target, const struct ks_cand *c, size_t n);
+/*
+ * The CPU's cores, hardware threads and caches from root's
+ * /sys/devices/system/cpu (root "" or NULL: this machine's), as lines
+ * "- CPU: ..." and "- Caches ...", "unknown" where sysfs does not say;
+ * *cores gets the physical cores, or -1.
+ */
+char *ks_facts_cpu(const char *root, int *cores);
 /* Checks a reply: 0 and keeps what it needs in ctx, or -1 and sets *why (caller frees). */
 typedef int (*ks_check_fn)(const char *text, void *ctx, char **why);
 /*
@@ -882,13 +903,14 @@ struct ks_code_check {
 };
 int ks_check_code(const char *text, void *arg, char **why);
 /*
- * Asks the model (transcripts dir/llm/<name>-1, -2) and checks the
- * reply; an unusable reply is shown back once with the reason.  Returns
- * 0 when a reply passed, 1 when both failed (*why says why), -1 when
- * the call itself failed (a message was printed).
+ * Asks the model (transcripts dir/llm/<name>-1, -2), with the system
+ * prompt of target, and checks the reply; an unusable reply is shown
+ * back once with the reason.  Returns 0 when a reply passed, 1 when both
+ * failed (*why says why), -1 when the call itself failed (a message was
+ * printed).
  */
-int ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *name, ks_check_fn check, void *ctx,
-    char **why);
+int ks_ask(struct ks_llm *llm, const char *target, const char *prompt, const char *dir, const char *name,
+    ks_check_fn check, void *ctx, char **why);
 
 /* ks_csv.c: the CSV tables profilers write */
 int ks_csv_fields(const char *line, char ***f);     /* a line's fields in *f (free with ks_csv_free); their number */

@@ -123,8 +123,8 @@ program_argv(const struct ks_compile_job *j, const char *const *common, const ch
  * version or release (nvcc's first line names only the driver), else
  * the first line.
  */
-static char *
-compiler_version(const char *cc)
+char *
+ks_compile_version(const char *cc)
 {
 	char *argv[] = { (char *)cc, "--version", NULL };
 	char *text = ks_proc_capture(argv, 30), *line, *save = NULL, *pick = NULL, *out;
@@ -349,7 +349,7 @@ plan_build(const struct ks_compile_job *j, struct build_plan *b)
 	/* every target runs the kernel under a judge: none is linked into the harness's process */
 	if (!ks_problem_judged(j->prob)) {
 		ks_warnx("'%s': target %s runs the kernel in a process of its own: give \"worker_sources\", the "
-		    "call glue (README.md, \"A new problem, step by step\")", j->prob->path, j->target->name);
+		    "call glue (README.md, \"A new problem, step by step\"; installed as share/doc/kernel-scientist/README.md)", j->prob->path, j->target->name);
 		return -1;
 	}
 	b->out[0] = ks_compile_worker_path(j->runner);
@@ -432,7 +432,7 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec)
 
 	if (ks_target_arch_check(j->target) < 0 || plan_build(j, &b) < 0)
 		return -1;
-	if (!(version = compiler_version(b.argv[0][0])))
+	if (!(version = ks_compile_version(b.argv[0][0])))
 		goto out;
 	/* what the record was measured on: the kernel and the harness as they are now */
 	if (!(ksum = ks_sha256_file(j->kernel)) || !(hsum = ks_harness_sha256(j->prob)))

@@ -124,6 +124,9 @@ add_kernel_full(struct ks_buf *b, const struct ks_cand *c, const struct ks_probl
 		add_score(b, c);
 	}
 	add_overall_share(b, c);
+	if (c->score_us > 0 && c->bench.noisy)
+		ks_buf_printf(b, "; benched on a loaded machine (%s): its times are less sure than their spread says",
+		    c->bench.noisy_reason);
 	ks_buf_puts(b, "\n");
 	if (c->score_us > 0) {
 		ks_buf_puts(b, "  per shape:");
@@ -167,13 +170,8 @@ add_sol_source(struct ks_buf *b, const struct ks_cand *base, const struct ks_pro
 	ks_buf_printf(b, "its %s (%s) at the ", flops ? "FLOPs" : "bytes", flops ? flops : bytes ? bytes : "?");
 	if ((peak = cJSON_GetObjectItemCaseSensitive(base->bench.json, "peak")) &&
 	    ks_json_num(peak, "flops_per_s", NULL, &per_s) == 0) {
-		double threads = 0, bits = 0;
-
-		ks_json_num(peak, "threads", NULL, &threads);
-		ks_json_num(peak, "vector_bits", NULL, &bits);
-		ks_buf_printf(b, "peak measured on the bench machine before the kernel ran, %.4g GFLOP/s (%.0f "
-		    "threads, %.0f-bit vectors%s)", per_s / 1e9, threads, bits,
-		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(peak, "fma")) ? ", fused multiply-add" : "");
+		/* its threads and vectors are the target section's (ks_facts.c) */
+		ks_buf_printf(b, "peak measured on the bench machine before the kernel ran, %.4g GFLOP/s", per_s / 1e9);
 	} else {
 		ks_buf_printf(b, "peak of the %s target in problem.json", target);
 	}
@@ -287,15 +285,23 @@ add_profiled_kernel(struct ks_buf *b, const cJSON *k)
 }
 
 char *
-ks_ctx_profile(const struct ks_cand *base)
+ks_ctx_profile(const struct ks_cand *base, const char *target)
 {
-	char *path = ks_easprintf("%s/profile.json", base->dir), *text = NULL, *sha = NULL, *kpath = NULL, *out;
+	const struct ks_target *t = ks_target_find(target);
+	const struct ks_profiler *pf = !t ? NULL : strcmp(t->device, "nvidia") == 0 ? &ks_ncu :
+	    strcmp(t->device, "amd") == 0 ? &ks_rocprof : NULL;
+	char *path, *text = NULL, *sha = NULL, *kpath = NULL;
 	cJSON *j = NULL;
 	const cJSON *k, *sh;
 	const char *skipped, *was;
 	struct ks_buf b = { 0 };
 	int shown = 0;
 
+	/* where ks-profile runs no profiler (the CPU, an external evaluator) the prompt has no such section */
+	if (!pf)
+		return ks_estrdup("");
+	path = ks_easprintf("%s/profile.json", base->dir);
+	ks_buf_puts(&b, "## What the profiler says of the base\n\n");
 	if (ks_exists(path) && (text = ks_file_read(path, NULL)))
 		j = ks_json_parse(text, strlen(text), path);
 	/* a profile of another kernel than the one there now (edited by hand) says nothing of it */
@@ -303,12 +309,12 @@ ks_ctx_profile(const struct ks_cand *base)
 	sha = kpath ? ks_sha256_file(kpath) : NULL;
 	was = ks_json_str(j, "kernel_sha256", NULL);
 	if (!j || !sha || !was || strcmp(sha, was) != 0) {
-		out = ks_easprintf("No profile of the base %s (make generation profiles each base where "
-		    "a profiler runs, unless KS_PROFILE=0).", base->id);
+		ks_buf_printf(&b, "No profile of the base %s (make generation profiles each base where %s runs, "
+		    "unless KS_PROFILE=0).\n", base->id, pf->title);
 		goto done;
 	}
 	if ((skipped = ks_json_str(j, "skipped", NULL))) {
-		out = ks_easprintf("No profile of the base %s: %s.", base->id, skipped);
+		ks_buf_printf(&b, "No profile of the base %s: %s.\n", base->id, skipped);
 		goto done;
 	}
 	ks_buf_printf(&b, "%s on the base %s, one call on shape", strcmp(ks_json_str(j, "profiler", NULL) ?
@@ -321,14 +327,14 @@ ks_ctx_profile(const struct ks_cand *base)
 	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(j, "kernels"))
 		if (shown++ < 4)
 			add_profiled_kernel(&b, k);
-	out = b.s;
 done:
+	ks_buf_puts(&b, "\n");
 	cJSON_Delete(j);
 	free(text);
 	free(path);
 	free(kpath);
 	free(sha);
-	return out;
+	return b.s;
 }
 
 /* A kernel in one line: id, plan, status and score. */
@@ -537,6 +543,23 @@ add_noise_legend(struct ks_buf *b, const struct ks_cand *c, size_t n)
 		}
 }
 
+/* One line saying how many of the benches shown ran on a loaded machine (bench.json "machine"), or nothing. */
+static void
+add_load_line(struct ks_buf *b, const struct ks_cand *c, size_t n)
+{
+	size_t benched = 0, noisy = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (c[i].score_us > 0) {
+			benched++;
+			noisy += c[i].bench.noisy != 0;
+		}
+	if (noisy)
+		ks_buf_printf(b, "(%zu of the %zu kernels benched ok ran on a loaded machine, marked below: other "
+		    "processes took the CPU or the GPU while they were timed, so their times and spreads are less "
+		    "sure; trust a side-by-side ratio over their scores)\n", noisy, benched);
+}
+
 char *
 ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p, const struct ks_cand *base,
     const struct ks_cand *ref, size_t budget)
@@ -545,6 +568,7 @@ ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p,
 	char *shown;
 
 	ks_buf_add(&b, "", 0);
+	add_load_line(&b, c, n);
 	add_noise_legend(&b, c, n);
 	add_sol_legend(&b, c, n);
 	for (size_t i = 0; i < n; i++)
@@ -553,6 +577,7 @@ ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p,
 		return b.s;
 	b.len = 0;
 	b.s[0] = '\0';
+	add_load_line(&b, c, n);
 	add_noise_legend(&b, c, n);
 	add_sol_legend(&b, c, n);
 	shown = ks_ecalloc(n ? n : 1, 1);
@@ -951,49 +976,6 @@ ks_ctx_build_warnings(const struct ks_cand *base)
 	return b.s;
 }
 
-/*
- * The facts of the target: prompts/targets/<target>-<arch>.md where one
- * describes the architecture built (KS_GPU_ARCH), else <target>.md, which
- * describes the target's default; then the architecture built, and the
- * device the benchmarks ran on.
- */
-char *
-ks_ctx_target(const char *target, const struct ks_cand *c, size_t n)
-{
-	const struct ks_target *t = ks_target_find(target);
-	const char *arch = t ? ks_target_arch(t) : NULL, *device = NULL;
-	char *file = arch ? ks_easprintf("targets/%s-%s.md", target, arch) : NULL, *path, *text = NULL;
-	struct ks_buf b = { 0 };
-
-	if (!t)
-		return NULL;
-	path = file ? ks_prompt_path(file) : NULL;
-	if (path && ks_exists(path))
-		text = ks_prompt_file(file);
-	free(path);
-	free(file);
-	if (!text) {
-		file = ks_easprintf("targets/%s.md", target);
-		text = ks_prompt_file(file);
-		free(file);
-		if (!text)
-			return NULL;
-		if (arch && t->arch_default && strcmp(arch, t->arch_default) != 0)
-			ks_buf_printf(&b, "%s\nThese facts describe %s; this run builds for %s (KS_GPU_ARCH), which may "
-			    "differ: trust the measurements over them.\n", text, t->arch_default, arch);
-	}
-	if (b.len == 0)
-		ks_buf_puts(&b, text);
-	free(text);
-	if (arch)
-		ks_buf_printf(&b, "The kernels are compiled for: %s.\n", arch);
-	for (size_t i = 0; i < n && !device; i++)
-		device = c[i].bench.device;
-	if (device)
-		ks_buf_printf(&b, "The benchmarks run on: %s\n", device);
-	return b.s;
-}
-
 /* The .md notes of dir and of dir/<target>, the target's after the others. */
 static char *
 notes_for(const char *dir, const char *target)
@@ -1162,11 +1144,28 @@ reask_turns(const char *prompt, const struct ks_llm_reply *r, const char *why, c
  * request failed at the API (*why says why: the stage goes on without the
  * model), -1 when the first request failed or the token budget is spent.
  */
-int
-ks_ask(struct ks_llm *llm, const char *prompt, const char *dir, const char *name, ks_check_fn check, void *ctx,
-    char **why)
+/*
+ * prompts/system.md, its {{role}} the target's kind of machine: a CPU
+ * prompt never calls the model a GPU kernel scientist.
+ */
+static char *
+system_prompt(const char *target)
 {
-	char *system = ks_prompt_file("system.md"), *note = NULL;
+	const struct ks_target *t = ks_target_find(target);
+	const char *keys[] = { "role" }, *vals[1];
+
+	if (!t)
+		return NULL;
+	vals[0] = ks_target_external(t) ? "a kernel scientist" : strcmp(t->device, "cpu") == 0 ?
+	    "a CPU kernel scientist" : "a GPU kernel scientist";
+	return ks_prompt_render("system", keys, vals, 1);
+}
+
+int
+ks_ask(struct ks_llm *llm, const char *target, const char *prompt, const char *dir, const char *name,
+    ks_check_fn check, void *ctx, char **why)
+{
+	char *system = system_prompt(target), *note = NULL;
 	const char *turns[3] = { prompt, NULL, NULL };
 	struct ks_llm_reply first = { 0 };
 	long limit = llm->max_tokens;

@@ -527,7 +527,7 @@ eval_cmd(void)
 	const char *cmd = getenv("KS_EVAL_CMD");
 
 	if (!cmd || !*cmd) {
-		ks_warnx("target external needs KS_EVAL_CMD, the command that judges a kernel (README.md, "
+		ks_warnx("target external needs KS_EVAL_CMD, the command that judges a kernel (population(5), "
 		    "\"External evaluators\")");
 		return NULL;
 	}

@@ -431,7 +431,8 @@ open_entry(struct ks_llm *llm, const char *stage, const char *root, const char *
 	if (pick >= 0 && e[pick].endpoint[0])
 		return open_endpoint(llm, stage, root, &e[pick], var);
 	if (strcmp(p, "offline") == 0) {
-		if (!quiet)
+		/* once a generation, by its first stage: not once for each of its 2 + K stage processes */
+		if (!quiet && strcmp(stage, "select") == 0)
 			ks_info("no LLM configured (KS_LLM_PROVIDER, KS_LLM_URL or an API key): using the offline proposer");
 		return 1;
 	}

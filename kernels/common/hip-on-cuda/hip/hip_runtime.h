@@ -22,6 +22,15 @@
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+/*
+ * libcu++ declares a struct __any whose constructor is __any(...), which
+ * the __any macro below would rewrite: read first, its header guard keeps
+ * it whole when <cuda/barrier>, <cuda/pipeline>, <cooperative_groups.h> or
+ * another libcu++ header is included after this one.
+ */
+#if defined(__cplusplus) && __has_include(<cuda/std/__functional/invoke.h>)
+#include <cuda/std/__functional/invoke.h>
+#endif
 
 #include "hip_runtime_api.h"
 
