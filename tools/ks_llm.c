@@ -93,7 +93,6 @@ request_body(const struct ks_llm *llm, const char *system, const char *const *tu
 	return b;
 }
 
-
 /* The request: the API's body, the extra body merged in, the refused parameters left out. */
 static cJSON *
 request(const struct ks_llm *llm, const char *system, const char *const *turns, int n)
@@ -993,6 +992,26 @@ cache_put(const char *dir, const char *path, const struct ks_llm_reply *r)
 	return rc;
 }
 
+/*
+ * Says, once, when a billed call takes the run's tokens past 50 % and
+ * past 80 % of KS_MAX_TOKENS: someone who left a run alone reads it in
+ * the log before the budget stops the run.
+ */
+static void
+budget_passed(const struct ks_llm *llm, long before, long after, const char *ledger)
+{
+	static const int marks[] = { 80, 50 };
+
+	if (llm->budget <= 0)
+		return;
+	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+		if (before * 100 < (long long)marks[i] * llm->budget && after * 100 >= (long long)marks[i] * llm->budget) {
+			ks_warnx("token budget: %ld tokens used, past %d %% of KS_MAX_TOKENS=%ld (see '%s')", after,
+			    marks[i], llm->budget, ledger);
+			return;
+		}
+}
+
 int
 ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, int n, const char *dir,
     const char *name, struct ks_llm_reply *r)
@@ -1002,7 +1021,7 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 	char *cdir = ks_easprintf("%s/llm-cache", llm->root), *cpath = NULL;
 	char *ledger = ks_easprintf("%s/llm-usage.jsonl", llm->root);
 	int rc = -1, tries = 0;
-	long used, refit = 0;
+	long used, refit = 0, before = 0;
 
 	memset(r, 0, sizeof *r);
 	free(llm->last_error);
@@ -1029,6 +1048,8 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 
 		if (llm->budget > 0 && ks_ledger_load(llm->root, &u) < 0)
 			goto out;
+		if (llm->budget > 0)
+			before = u.prompt_tokens + u.completion_tokens;
 		if (llm->budget > 0 && (used = u.prompt_tokens + u.completion_tokens) >= llm->budget) {
 			ks_warnx("token budget reached: %ld tokens used of KS_MAX_TOKENS=%ld (see '%s'); "
 			    "raise KS_MAX_TOKENS to go on", used, llm->budget, ledger);
@@ -1068,6 +1089,7 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 	if (!r->cached) {
 		llm->prompt_tokens += r->prompt_tokens;
 		llm->completion_tokens += r->completion_tokens;
+		budget_passed(llm, before, before + r->prompt_tokens + r->completion_tokens, ledger);
 	}
 	rc = 0;
 out:
