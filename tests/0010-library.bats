@@ -191,12 +191,18 @@ spoil() {
 }
 
 @test "ks-build and ks-bench hold no LLM client: no ks_llm or ks_ask code, no libcurl" {
-	for t in ks-build ks-bench ks-profile ks-init ks-report; do
+	for t in ks-build ks-bench ks-profile ks-report; do
 		run -0 nm "$KS_TOOLS/$t"
 		refute_output --regexp ' T (ks_llm_|ks_ask|ks_prompt_)'
 		run -0 ldd "$KS_TOOLS/$t"
 		refute_output --partial libcurl
 	done
+	# ks-init checks the LLM settings (ks_llm_open.c), with no client
+	run -0 nm "$KS_TOOLS/ks-init"
+	assert_output --regexp ' T ks_llm_check'
+	refute_output --regexp ' T (ks_llm_chat|ks_ask|ks_prompt_)'
+	run -0 ldd "$KS_TOOLS/ks-init"
+	refute_output --partial libcurl
 	# the LLM stages do link it: the check above can fail
 	run -0 nm "$KS_TOOLS/ks-implement"
 	assert_output --regexp ' T ks_llm_chat'

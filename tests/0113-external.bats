@@ -31,9 +31,10 @@ evaluator() {
 	chmod +x "$1"
 }
 
-# seed: pop/gen-000/c0 implemented and built for target external
+# seed: pop/gen-000/c0 implemented and built for target external (ks-init
+# needs an evaluator named: the tests name theirs after, for ks-bench)
 seed() {
-	ks-init -p xsgemm -t external -k "${1:-3}" pop
+	KS_EVAL_CMD=${KS_EVAL_CMD:-true} ks-init -p xsgemm -t external -k "${1:-3}" pop
 	ks-implement pop/gen-000/c0
 	ks-build pop/gen-000/c0
 }

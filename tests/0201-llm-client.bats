@@ -363,6 +363,50 @@ EOF
 	assert_equal "$(llm_requests)" 4
 }
 
+@test "what a reasoning model refused is remembered for the run: a later stage process asks so from its first request" {
+	# (before: each stage process learnt it again, a refused request or two per process: 10 in a generation)
+	llm_server_start "$(steps "$OK")"
+	export KS_MODEL=o3-mini KS_LLM_TEMPERATURE=0.7
+	run -0 ks-select pop/gen-001
+	assert_equal "$(llm_requests)" 3
+	# another process of the run (the cache off: a request goes out) asks so at once: one request, not refused
+	rm pop/gen-001/select.json
+	KS_LLM_CACHE=off run -0 ks-select pop/gen-001
+	assert_model_chose
+	assert_equal "$(llm_requests)" 4
+	run llm_request 4 '.body | has("max_tokens"), has("max_completion_tokens"), has("temperature")'
+	assert_output $'false\ntrue\nfalse'
+	# remembered by provider, URL and model; no key, no user or password of the URL
+	run jq -c . pop/llm-adapt.json
+	assert_output '{"models":[{"provider":"openai","url":"'"$LLM_URL"'","model":"o3-mini","tokens_param":"max_completion_tokens","dropped":["temperature"]}]}'
+	# the request it remembers is the one the cache holds: made again, nothing is sent
+	rm -r pop/gen-001/select.json pop/gen-001/llm
+	run -0 ks-select pop/gen-001
+	assert_model_chose
+	assert_equal "$(llm_requests)" 4
+	# the URL with a user and a password names the same server: the same entry, and the password is not in it
+	rm pop/gen-001/select.json
+	KS_LLM_URL="http://someone:pw-Zq7secret@127.0.0.1:$LLM_PORT/v1" KS_LLM_CACHE=off run -0 ks-select pop/gen-001
+	assert_equal "$(llm_requests)" 5
+	run grep -c -e pw-Zq7secret -e someone pop/llm-adapt.json
+	assert_output 0
+	# another model on the same server is asked as before: the entry is o3-mini's alone
+	rm pop/gen-001/select.json
+	KS_MODEL=gpt-4.1 run -0 ks-select pop/gen-001
+	assert_equal "$(llm_requests)" 6
+	run llm_request 6 '.body | has("max_tokens"), has("temperature")'
+	assert_output $'true\ntrue'
+	assert_equal "$(jq -c '[.models[].model]' pop/llm-adapt.json)" '["o3-mini"]'
+	# a file that does not parse is named, and nothing is asked
+	echo '{"models": [' >pop/llm-adapt.json
+	rm pop/gen-001/select.json
+	run -1 ks-select pop/gen-001
+	assert_output "ks-select: 'pop/llm-adapt.json' is not valid JSON (near byte 13)"
+	assert_equal "$(llm_requests)" 6
+	run grep -rl test-key-123 pop
+	assert_output ""
+}
+
 @test "KS_LLM_EXTRA_BODY and KS_<STAGE>_EXTRA_BODY are merged into every request; a bad one is named" {
 	llm_server_start "$(steps "$OK")"
 	KS_LLM_EXTRA_BODY='{"reasoning_effort": "high", "top_p": 0.9}' KS_SELECT_EXTRA_BODY='{"top_p": 0.5}' \

@@ -269,6 +269,33 @@ slot_report() {
 	assert_no_temp_files pop
 }
 
+@test "a reasoning model through a generation: max_tokens and the temperature are refused once for the run, not once per stage" {
+	# (before: each of the 2 + K stage processes was refused both again: 10 refused requests in the generation)
+	use real
+	echo '{"base": "g000c0", "reference": "g000c0", "reason": "the only kernel"}' >sel.json
+	# each request takes the next step, a refused one too: two refusals, then select's, hypothesize's, implement's
+	llm_server_start "$(jq -nc --rawfile sel sel.json --rawfile plans plans.json --rawfile code code.md \
+		'{"o3-mini": [{}, {}, {content: $sel}, {content: $plans}, {content: $code}]}')"
+	export KS_MODEL=o3-mini KS_LLM_TEMPERATURE=0.7
+	run -0 gen N=1
+	run llm_log '.body | [has("max_tokens"), has("temperature")] | map(tostring) | join(" ")'
+	assert_output - <<-'EOF'
+		true true
+		false true
+		false false
+		false false
+		false false
+		false false
+		false false
+	EOF
+	run jq -r .status pop/gen-001/c0/bench.json pop/gen-001/c1/bench.json pop/gen-001/c2/bench.json
+	assert_output $'ok\nok\nok'
+	# made again from nothing, the generation is answered from the cache: the requests it remembers are those it holds
+	rm -r pop/gen-001
+	run -0 gen N=1
+	assert_equal "$(llm_requests)" 7
+}
+
 @test "generation 2 shows the findings of generation 1 in its hypothesize prompt: plan, expected uplift, measured result" {
 	use real
 	echo '{"base": "g000c0", "reference": "g000c0", "reason": "the only kernel"}' >sel1.json

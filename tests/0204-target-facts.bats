@@ -389,8 +389,8 @@ sysfs_size() {
 	assert_equal "$(def "$KS_ROOT/kernels/common/ks_gpu.hip" FLUSH_LLCS)" 2
 	grep -qE '^#define LLC_FLOOR[[:space:]]+\(\(size_t\)256 << 20\)' "$KS_ROOT/kernels/common/ks_gpu.hip" ||
 		fail "LLC_FLOOR (AMD's Infinity Cache) is not 256 MiB"
-	# a problem without limits: ks-bench's defaults, 2 s and 5 runs
-	run -0 grep -c -e '"time_cap_s", 0, 2.0,' -e '"min_runs", 1, 5,' "$KS_ROOT/tools/ks-bench.c"
+	# a problem without limits: ks-bench's defaults, 2 s and 5 runs (read in ks_settings.c)
+	run -0 grep -c -e '"time_cap_s", 0, 2.0,' -e '"min_runs", 1, 5,' "$KS_ROOT/tools/ks_settings.c"
 	assert_output 2
 	mkdir kernels
 	cp -r "$KS_ROOT/kernels/common" "$KS_ROOT/kernels/sgemm" kernels/

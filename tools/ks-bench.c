@@ -31,91 +31,22 @@ struct bench {
 	struct ks_run run;
 	struct ks_problem prob;
 	const struct ks_target *target;
-	double time_cap_s, timeout_s;
-	long mem_mb, min_runs, fsize_mb, max_procs;
+	struct ks_bench_settings set;		/* KS_TIME_CAP_S, ... over problem.json's limits */
 	struct ks_gpus gpus;			/* GPU targets: the devices to bench on */
 	char *device;				/* "device" of bench.json */
-	const char *salt;			/* KS_BENCH_SALT, or NULL */
 	char *sandbox;				/* "sandbox" of bench.json */
 	int heldout;				/* -H: the held-out shapes, into heldout.json */
 	const cJSON *shapes;			/* the shapes timed: bench_shapes, or heldout_shapes with -H */
-	int versus_on;				/* KS_VERSUS: time a candidate side by side with its base */
-	const char *batch;			/* KS_BENCH_BATCH: the runner's --batch; NULL: its default */
 	char versus_id[24];			/* the base timed beside it; "" for none */
 	char *versus_worker;			/* its worker, or NULL */
 	char *versus_error;			/* why the base cannot be, where there is one; NULL */
 	struct ks_load load;			/* the machine around the bench: bench.json "machine" */
 };
 
-/* the most calls of one timed sample: kernels/common/ks_judge.h's KS_JUDGE_MAX_BATCH */
-#define KS_BATCH_MAX	128
-
-/*
- * A setting: the environment overrides problem.json's "limits".  Counts
- * (integer) must be whole numbers: 0.5 runs is a mistake to name, not
- * something to round to 0.
- */
-static int
-setting(const struct ks_problem *p, const char *env, const char *key, int integer, double dflt, double *out)
-{
-	const char *e = getenv(env), *what = integer ? "a positive integer" : "a positive number";
-	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(p->json, "limits");
-
-	if (e && *e) {
-		if (ks_parse_double(e, out) < 0 || *out <= 0 || (integer && *out != floor(*out))) {
-			ks_warnx("%s must be %s, not '%s'", env, what, e);
-			return -1;
-		}
-		return 0;
-	}
-	*out = dflt;
-	if (!limits || !cJSON_GetObjectItemCaseSensitive(limits, key))
-		return 0;
-	if (ks_json_num(limits, key, p->path, out) < 0)
-		return -1;
-	if (*out <= 0 || (integer && *out != floor(*out))) {
-		ks_warnx("'%s': limits.%s must be %s", p->path, key, what);
-		return -1;
-	}
-	return 0;
-}
-
 static int
 load_settings(struct bench *b)
 {
-	double mem, min_runs, fsize, procs;
-
-	if (setting(&b->prob, "KS_TIME_CAP_S", "time_cap_s", 0, 2.0, &b->time_cap_s) < 0 ||
-	    setting(&b->prob, "KS_BENCH_FILE_MB", "file_mb", 1, 1024, &fsize) < 0 ||
-	    setting(&b->prob, "KS_BENCH_PROCS", "procs", 1, 4096, &procs) < 0 ||
-	    setting(&b->prob, "KS_BENCH_TIMEOUT_S", "bench_s", 0, 300, &b->timeout_s) < 0 ||
-	    setting(&b->prob, "KS_BENCH_MEMORY_MB", "memory_mb", 1, 4096, &mem) < 0 ||
-	    setting(&b->prob, "KS_MIN_RUNS", "min_runs", 1, 5, &min_runs) < 0)
-		return -1;
-	b->mem_mb = (long)mem;
-	b->min_runs = (long)min_runs;
-	b->fsize_mb = (long)fsize;
-	b->max_procs = (long)procs;
-	if ((b->salt = getenv("KS_BENCH_SALT")) && (!*b->salt || strspn(b->salt, "0123456789") != strlen(b->salt))) {
-		ks_warnx("bad KS_BENCH_SALT '%s': expected an unsigned integer (the salt of a bench.json)", b->salt);
-		return -1;
-	}
-	const char *vs = getenv("KS_VERSUS");
-
-	if (vs && *vs && strcmp(vs, "0") != 0 && strcmp(vs, "1") != 0) {
-		ks_warnx("bad KS_VERSUS '%s': expected 1 (time each candidate side by side with its base) or 0", vs);
-		return -1;
-	}
-	b->versus_on = !vs || !*vs || strcmp(vs, "1") == 0;
-	if ((b->batch = getenv("KS_BENCH_BATCH")) && !*b->batch)
-		b->batch = NULL;
-	if (b->batch && strcmp(b->batch, "auto") != 0 && (strspn(b->batch, "0123456789") != strlen(b->batch) ||
-	    atol(b->batch) < 1 || atol(b->batch) > KS_BATCH_MAX)) {
-		ks_warnx("bad KS_BENCH_BATCH '%s': expected auto or calls per timed sample, 1 to %d", b->batch,
-		    KS_BATCH_MAX);
-		return -1;
-	}
-	if (ks_load_open(&b->load, b->target) < 0)
+	if (ks_bench_settings_load(&b->prob, &b->set) < 0 || ks_load_open(&b->load, b->target) < 0)
 		return -1;
 	return ks_gpus_load(b->target, &b->gpus);
 }
@@ -146,7 +77,7 @@ find_versus(struct bench *b)
 	char *path, *bdir;
 	long g, s;
 
-	if (!b->versus_on || b->heldout || !b->target->judge_common)
+	if (!b->set.versus_on || b->heldout || !b->target->judge_common)
 		return;
 	path = ks_easprintf("%s/candidate.json", b->dir);
 	if (ks_cand_rec_load(path, KS_QUIET, &cand) != 0) {
@@ -254,17 +185,17 @@ runner_argv(const struct bench *b)
 	ks_argv_add(&argv, &n, ks_estrdup("--atol"));
 	ks_argv_add(&argv, &n, ks_easprintf("%.17g", atol));
 	ks_argv_add(&argv, &n, ks_estrdup("--time-cap"));
-	ks_argv_add(&argv, &n, ks_easprintf("%.17g", b->time_cap_s));
+	ks_argv_add(&argv, &n, ks_easprintf("%.17g", b->set.time_cap_s));
 	ks_argv_add(&argv, &n, ks_estrdup("--min-runs"));
-	ks_argv_add(&argv, &n, ks_easprintf("%ld", b->min_runs));
-	if (b->batch) {
+	ks_argv_add(&argv, &n, ks_easprintf("%ld", b->set.min_runs));
+	if (b->set.batch) {
 		ks_argv_add(&argv, &n, ks_estrdup("--batch"));
-		ks_argv_add(&argv, &n, ks_estrdup(b->batch));
+		ks_argv_add(&argv, &n, ks_estrdup(b->set.batch));
 	}
 	/* Otherwise the harness draws a salt no kernel can know; this one repeats a run. */
-	if (b->salt) {
+	if (b->set.salt) {
 		ks_argv_add(&argv, &n, ks_estrdup("--salt"));
-		ks_argv_add(&argv, &n, ks_estrdup(b->salt));
+		ks_argv_add(&argv, &n, ks_estrdup(b->set.salt));
 	}
 	/* a speed of light from the machine's own peak, measured before the candidate runs */
 	if (ks_bound_measured(&b->prob, b->target->name))
@@ -490,7 +421,7 @@ verdict(const struct bench *b, const char *json_path, const struct ks_proc_resul
 	if (pr->timed_out) {
 		char *d = ks_proc_describe(pr);
 
-		why = ks_easprintf("the harness was %s (limit %.0f s; KS_BENCH_TIMEOUT_S)", d, b->timeout_s);
+		why = ks_easprintf("the harness was %s (limit %.0f s; KS_BENCH_TIMEOUT_S)", d, b->set.timeout_s);
 		res = new_result(b, "timeout", why);
 		free(d);
 		free(why);
@@ -640,19 +571,19 @@ run_harness(struct bench *b)
 	o.out_path = o.err_path = log;
 	o.result_fd = 3;
 	o.result_path = json;
-	o.timeout_s = b->timeout_s;
+	o.timeout_s = b->set.timeout_s;
 	/*
 	 * The address-space limit holds memory to account on the CPU; a GPU
 	 * runtime reserves terabytes of virtual addresses for unified memory
 	 * and cannot even start under it, so GPU targets go without.
 	 */
-	o.mem_mb = strcmp(b->target->device, "cpu") == 0 ? b->mem_mb : 0;
-	o.cpu_s = (long)(b->timeout_s * 4) + 10;
+	o.mem_mb = strcmp(b->target->device, "cpu") == 0 ? b->set.mem_mb : 0;
+	o.cpu_s = (long)(b->set.timeout_s * 4) + 10;
 	o.cwd = box;
 	o.scratch = scratch;
 	o.sandbox = 1;
-	o.fsize_mb = b->fsize_mb;
-	o.max_procs = b->max_procs;
+	o.fsize_mb = b->set.fsize_mb;
+	o.max_procs = b->set.max_procs;
 	if (ks_device_take(b->target, &b->gpus, b->dir, &b->device) < 0)
 		goto out;
 	/*
@@ -729,7 +660,7 @@ static cJSON *
 bench_external(struct bench *b)
 {
 	char *kernel = ks_easprintf("%s/kernel.%s", b->dir, ks_target_ext(b->target, &b->prob));
-	struct ks_external_job j = { &b->prob, b->shapes, b->heldout, b->id, b->dir, kernel, b->timeout_s };
+	struct ks_external_job j = { &b->prob, b->shapes, b->heldout, b->id, b->dir, kernel, b->set.timeout_s };
 	cJSON *res = NULL;
 
 	if (!ks_exists(kernel))

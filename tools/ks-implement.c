@@ -185,19 +185,6 @@ out:
 	return cc.code;
 }
 
-static int
-repair_tries(void)
-{
-	const char *e = getenv("KS_REPAIR_TRIES");
-	long v = 2;
-
-	if (e && *e && ks_parse_int(e, 0, 10, &v) < 0) {
-		ks_warnx("KS_REPAIR_TRIES must be an integer from 0 to 10, not '%s'", e);
-		return -1;
-	}
-	return (int)v;
-}
-
 /*
  * Builds code with the problem's harness in a temporary directory, as
  * ks-build will: 1 when it compiles, 0 when not (*diagnostics says why;
@@ -338,7 +325,7 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 	int online = -1, tries;
 
 	/* a bad setting is said before any call is paid for */
-	if ((tries = repair_tries()) < 0)
+	if ((tries = ks_repair_tries()) < 0)
 		goto out;
 	/* target external compiles nothing here: its evaluator says whether the code builds */
 	if (ks_target_external(s->target))

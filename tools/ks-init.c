@@ -225,6 +225,11 @@ main(int argc, char *argv[])
 	char *out = o.out ? ks_estrdup(o.out) : ks_easprintf("%s/run.json", root);
 	int rval;
 
+	/* every stage's settings for the run, before make builds or asks anything: a bad one writes nothing */
+	if (ks_settings_check(root, o.problem, o.target) < 0) {
+		free(out);
+		return 1;
+	}
 	if (ks_exists(out))
 		rval = check_existing(root, o.problem, o.target, o.k);
 	else

@@ -348,16 +348,13 @@ auto_skips(const char *operand)
 static int
 run(const char *operand, const char *out)
 {
-	struct prof pr = { .timeout_s = 600 };
-	const char *t = getenv("KS_PROFILE_TIMEOUT_S");
+	struct prof pr = { 0 };
 	char *dir = NULL, *path = NULL, *kpath = NULL, *bpath = NULL;
 	cJSON *rec = NULL;
 	int rc = 1;
 
-	if (t && *t && (ks_parse_double(t, &pr.timeout_s) < 0 || !(pr.timeout_s > 0))) {
-		ks_warnx("KS_PROFILE_TIMEOUT_S must be a positive number of seconds, not '%s'", t);
+	if (ks_profile_timeout(&pr.timeout_s) < 0)
 		return 1;
-	}
 	if (!(dir = cand_to_profile(operand)) || ks_cand_dir_parse(dir, &pr.root, &pr.gen, &pr.slot) < 0)
 		goto out;
 	pr.dir = dir;

@@ -109,6 +109,8 @@ int ks_json_save(const char *path, const cJSON *v);  /* atomic, byte-stable, new
  * changes nothing.
  */
 void ks_json_keep_old(const char *path, cJSON *res, const char *const *keys);
+/* src's members copied into dst, objects merged into objects (Gemini's generationConfig.thinkingConfig) */
+void ks_json_merge(cJSON *dst, const cJSON *src);
 /*
  * Typed field access.  file names the document in the error line; a
  * NULL file makes the lookup quiet (for optional fields).  The string
@@ -202,6 +204,8 @@ void ks_sandbox_cgroup_remove(char *dir);   /* kills what is left in it, removes
  * the sandbox in words for bench.json; NULL with a message, argv untouched.
  */
 char **ks_sandbox_wrap(char **argv, const char *box, char **desc);
+/* KS_SANDBOX: "bwrap", "basic", or "" (bwrap where it runs); NULL after a line naming a bad one */
+const char *ks_sandbox_mode(void);
 /* A status 128+N from bubblewrap is the runner killed by signal N. */
 void ks_sandbox_signal_fix(char *const *argv, struct ks_proc_result *r);
 /*
@@ -238,6 +242,8 @@ char **ks_launch_words(const char *var, const char *s);   /* KS_EVAL_CMD's too *
  * then re-raised once it is gone.
  */
 int ks_launch(const char *var, char *const args[], const char *dir);
+/* var's launcher split into words as ks_launch splits it, and nothing run: 0 (unset too), or -1 said */
+int ks_launch_check(const char *var);
 /* Under a launcher: rc -1 notes the start, else the exit status; 0, or -1 with a message. */
 int ks_launch_note(int rc);
 /* Where this process runs under Slurm: {"slurm_job_id", "slurm_step_id", "node"}; NULL outside a job. */
@@ -458,6 +464,8 @@ int ks_target_external(const struct ks_target *t);
 const char *ks_target_compiler(const struct ks_target *t);
 char *ks_target_arch_flag(const struct ks_target *t);       /* NULL when the target has none */
 const char *ks_target_arch(const struct ks_target *t);      /* KS_GPU_ARCH or the default; NULL for the CPU */
+/* KS_GPU_ARCH is an architecture's name (sm_90a, gfx942) where the target takes one: 0, or -1 said */
+int ks_target_arch_check(const struct ks_target *t);
 /* The per-kernel resource report of a build's diagnostics; NULL when none. */
 cJSON *ks_target_resources(const struct ks_target *t, const char *diagnostics);
 /*
@@ -591,6 +599,8 @@ int ks_external_check(const struct ks_problem *p, const char *source, const char
  * malformed, the program cannot be started, or it said "unavailable".
  */
 int ks_external_judge(const struct ks_external_job *j, cJSON *res);
+/* KS_EVAL_CMD set and KS_EVAL_CHECK_CMD unset or both split as they run, and nothing run: 0, or -1 said */
+int ks_external_settings(void);
 
 /* ks_hash.c: SHA-256, as lowercase hex, of what a result was measured on */
 struct ks_hash;
@@ -712,7 +722,7 @@ cJSON *ks_sse_assemble(const char *provider, const char *sse, char **why);
 char *ks_redact(const char *text, const char *key);
 char *ks_redact_key(const char *text, const char *key);   /* only what shares a run with the key: for replies */
 
-/* ks_llm.c: the LLM client */
+/* ks_llm.c: the LLM client; ks_llm_open.c: its settings; ks_llm_adapt.c: what the run learnt of a model */
 struct ks_llm {
 	char provider[16];       /* openai, anthropic, gemini */
 	const char *stage;       /* select, hypothesize, implement */
@@ -730,6 +740,7 @@ struct ks_llm {
 	const char *where;       /* the directory of the call under way, for the ledger */
 	cJSON *extra_body;       /* KS_LLM_EXTRA_BODY merged with KS_<STAGE>_EXTRA_BODY; NULL: none */
 	char tokens_param[40];   /* OpenAI's field for the reply limit: max_tokens, or max_completion_tokens */
+	int tokens_learnt;       /* tokens_param came from the model's refusal of the other, here or earlier in the run */
 	char dropped[8][40];     /* parameters the server refused, left out of later requests */
 	int ndropped;
 	char refused[40];        /* the parameter the last 400 refused ("" when none) */
@@ -759,6 +770,23 @@ struct ks_llm_reply {
  */
 int ks_llm_open(struct ks_llm *llm, const char *stage, const char *root, long draw);
 void ks_llm_close(struct ks_llm *llm);
+/*
+ * The stage's settings checked as ks_llm_open reads them, for every model
+ * the setting names (a later draw may pick any), with no note, no request
+ * and nothing written: 0 when an LLM is configured, 1 when none is, -1
+ * after the line that ks_llm_open would print.
+ */
+int ks_llm_check(const char *stage, const char *root);
+/*
+ * POP/llm-adapt.json (population(5)): what a model refused (max_tokens,
+ * temperature), by provider, URL and model, so that every process of the
+ * run asks so from its first request.  _load applies llm's entry, if any,
+ * to llm (ks_llm_open does); _save merges llm's into the file under a
+ * lock, atomically (ks_llm_chat does, after adapting).  0, or -1 with a
+ * message naming the file.
+ */
+int ks_llm_adapt_load(struct ks_llm *llm);
+int ks_llm_adapt_save(const struct ks_llm *llm);
 /*
  * One call: system may be NULL; turns alternate user, assistant, user.
  * Saves dir/llm/<name>.json and .md, adds a ledger line, and fills r
@@ -797,13 +825,7 @@ cJSON *ks_reply_json(const char *text, char **why);
 /* The code of a reply (reasoning stripped): the last fenced block that defines entry. */
 char *ks_reply_code(const char *text, const char *entry, char **why);
 
-/* ks_context.c: what the LLM stages show the model, and how they ask */
-/*
- * KS_CONTEXT_CHARS: the most characters of one section of a prompt (the
- * population, the findings); 0, or -1 with a message when it is malformed.
- */
-#define KS_CONTEXT_CHARS_DEFAULT 16000
-int ks_ctx_budget(size_t *budget);
+/* ks_context.c: what the LLM stages show the model, and how they ask (KS_CONTEXT_CHARS: ks_settings.c) */
 /* the population (base and ref may be NULL: not chosen yet), within budget */
 char *ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p, const struct ks_cand *base,
     const struct ks_cand *ref, size_t budget);
@@ -986,6 +1008,46 @@ int ks_faster(const struct ks_cand *a, const struct ks_cand *b);
  * inverted), else 0.
  */
 int ks_versus(const struct ks_cand *a, const struct ks_cand *b, double *ratio, double *lo, double *hi);
+
+/*
+ * ks_settings.c: the stages' settings that no module above reads for
+ * itself, read by the stage that uses each and by ks_settings_check.
+ * Each returns 0 (or the value), or -1 after one line naming the setting
+ * and its value.
+ */
+/* the most calls of one timed sample: kernels/common/ks_judge.h's KS_JUDGE_MAX_BATCH */
+#define KS_BATCH_MAX 128
+struct ks_bench_settings {
+	/* the environment over problem.json's "limits": KS_TIME_CAP_S, KS_BENCH_TIMEOUT_S, ... */
+	double time_cap_s, timeout_s;
+	long mem_mb, min_runs, fsize_mb, max_procs;
+	const char *salt;         /* KS_BENCH_SALT, or NULL; points into the environment */
+	int versus_on;            /* KS_VERSUS: time a candidate side by side with its base */
+	const char *batch;        /* KS_BENCH_BATCH: the runner's --batch; NULL: its default */
+};
+/* ks-bench's settings; a limit of problem.json that is not one is named with the file */
+int ks_bench_settings_load(const struct ks_problem *p, struct ks_bench_settings *s);
+int ks_repair_tries(void);   /* KS_REPAIR_TRIES: repairs of a kernel that does not compile (2) */
+/* KS_CONTEXT_CHARS: the most characters of one section of a prompt (the population, the findings) */
+#define KS_CONTEXT_CHARS_DEFAULT 16000
+int ks_ctx_budget(size_t *budget);
+int ks_profile_timeout(double *s);   /* KS_PROFILE_TIMEOUT_S: ks-profile's limit in seconds (600) */
+
+/*
+ * ks_settings_check.c: every setting of every stage, checked before a
+ * run by the rules the stages read them with (ks-init runs it, so that
+ * every make generation and make check does, before anything is built or
+ * asked): the LLM settings of select, hypothesize and implement, build's
+ * launcher and architecture, bench's limits, sandbox, GPUs, machine and
+ * launcher, target external's evaluator, the profiler's limit.  The run
+ * is root's run.json where there is one (a problem or target given that
+ * it contradicts: 0, unchecked, for ks-init to refuse), else problem and
+ * target (NULL: sgemm, the problem's first target).  Nothing is written,
+ * asked or said when they are good: 0; -1 after the one line that the
+ * stage would print (a problem or a run.json that does not load is named
+ * the same way).
+ */
+int ks_settings_check(const char *root, const char *problem, const char *target);
 
 /* ks_offline.c: the rules used when no LLM is configured */
 int ks_offline_select(struct ks_cand *c, size_t n, cJSON **out);

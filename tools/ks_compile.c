@@ -430,7 +430,7 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec)
 	cJSON *res;
 	int ok = -1;
 
-	if (plan_build(j, &b) < 0)
+	if (ks_target_arch_check(j->target) < 0 || plan_build(j, &b) < 0)
 		return -1;
 	if (!(version = ks_compile_version(b.argv[0][0])))
 		goto out;

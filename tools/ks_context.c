@@ -45,21 +45,6 @@ add_resources(struct ks_buf *b, const struct ks_cand *c)
 	free(path);
 }
 
-int
-ks_ctx_budget(size_t *budget)
-{
-	const char *e = getenv("KS_CONTEXT_CHARS");
-	long v = KS_CONTEXT_CHARS_DEFAULT;
-
-	if (e && *e && ks_parse_int(e, 1000, 100000000L, &v) < 0) {
-		ks_warnx("KS_CONTEXT_CHARS must be an integer from 1000 to 100000000 (characters of one section "
-		    "of a prompt), not '%s'", e);
-		return -1;
-	}
-	*budget = (size_t)v;
-	return 0;
-}
-
 /*
  * " ±X %" after a shape's time: twice the relative standard error of its
  * median (about a 95 % interval), and a word where the bench ran into

@@ -520,21 +520,49 @@ ks_external_check(const struct ks_problem *p, const char *source, const char *lo
 	return 1;
 }
 
+/* KS_EVAL_CMD; NULL said when it is not set */
+static const char *
+eval_cmd(void)
+{
+	const char *cmd = getenv("KS_EVAL_CMD");
+
+	if (!cmd || !*cmd) {
+		ks_warnx("target external needs KS_EVAL_CMD, the command that judges a kernel (population(5), "
+		    "\"External evaluators\")");
+		return NULL;
+	}
+	return cmd;
+}
+
+int
+ks_external_settings(void)
+{
+	const char *cmd = eval_cmd(), *check = getenv("KS_EVAL_CHECK_CMD");
+	char **argv;
+
+	if (!cmd || !(argv = command_argv("KS_EVAL_CMD", cmd, "kernel")))
+		return -1;
+	ks_argv_free(argv);
+	if (check && *check) {
+		if (!(argv = command_argv("KS_EVAL_CHECK_CMD", check, "kernel")))
+			return -1;
+		ks_argv_free(argv);
+	}
+	return 0;
+}
+
 int
 ks_external_judge(const struct ks_external_job *j, cJSON *res)
 {
-	const char *cmd = getenv("KS_EVAL_CMD");
+	const char *cmd = eval_cmd();
 	char **argv, *why, *source, *box = NULL, *outp = NULL, *log = NULL, *text = NULL, prog[256];
 	const char *scratch[3] = { NULL, NULL, NULL };
 	struct ks_proc_opts o = { 0 };
 	struct ks_proc_result pr;
 	int fd, rc = -1;
 
-	if (!cmd || !*cmd) {
-		ks_warnx("target external needs KS_EVAL_CMD, the command that judges a kernel (population(5), "
-		    "\"External evaluators\")");
+	if (!cmd)
 		return -1;
-	}
 	if (!(source = realpath(j->source, NULL))) {
 		ks_warn("cannot resolve '%s'", j->source);
 		return -1;

@@ -99,6 +99,23 @@ ks_json_save(const char *path, const cJSON *v)
 	return rc;
 }
 
+void
+ks_json_merge(cJSON *dst, const cJSON *src)
+{
+	const cJSON *m;
+
+	cJSON_ArrayForEach(m, src) {
+		cJSON *d = cJSON_GetObjectItemCaseSensitive(dst, m->string);
+
+		if (d && cJSON_IsObject(d) && cJSON_IsObject(m))
+			ks_json_merge(d, m);
+		else if (d)
+			cJSON_ReplaceItemInObjectCaseSensitive(dst, m->string, cJSON_Duplicate(m, 1));
+		else
+			cJSON_AddItemToObject(dst, m->string, cJSON_Duplicate(m, 1));
+	}
+}
+
 static const cJSON *
 field(const cJSON *obj, const char *key, const char *file)
 {

@@ -341,16 +341,39 @@ out:
 	return rc;
 }
 
+/* var's launcher: NULL when it is unset or blank (nothing is launched) */
+static const char *
+launcher(const char *var)
+{
+	const char *value = getenv(var);
+
+	return !value || strspn(value, " \t\n") == strlen(value) ? NULL : value;
+}
+
+int
+ks_launch_check(const char *var)
+{
+	const char *value = launcher(var);
+	char **words;
+
+	if (!value)
+		return 0;
+	if (!(words = ks_launch_words(var, value)))
+		return -1;
+	ks_argv_free(words);
+	return 0;
+}
+
 /* this tool again, under the launcher that var names (ks.h) */
 int
 ks_launch(const char *var, char *const args[], const char *dir)
 {
-	const char *value = getenv(var);
+	const char *value = launcher(var);
 	char **words, **argv = NULL, *self;
 	size_t n = 0;
 	int rc;
 
-	if (!value || strspn(value, " \t\n") == strlen(value))
+	if (!value)
 		return -1;
 	if (!(words = ks_launch_words(var, value)))
 		return 1;

@@ -8,12 +8,12 @@
  * content-addressed cache in POP/llm-cache/, retries what is worth
  * retrying, keeps a transcript next to what the call produced and adds
  * its tokens to the run's ledger, POP/llm-usage.jsonl.  The API key is
- * sent in a header and written nowhere.
+ * sent in a header and written nowhere.  The client is configured from
+ * the environment by ks_llm_open.c.
  */
 #include <sys/file.h>
 
 #include <curl/curl.h>
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -23,441 +23,6 @@
 #include <unistd.h>
 
 #include "ks.h"
-
-static const char *
-env(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? v : NULL;
-}
-
-static int
-env_num(const char *name, double lo, double hi, double dflt, double *out)
-{
-	const char *v = env(name);
-
-	*out = dflt;
-	if (!v)
-		return 0;
-	if (ks_parse_double(v, out) < 0 || *out < lo || *out > hi) {
-		ks_warnx("%s must be a number from %g to %g, not '%s'", name, lo, hi, v);
-		return -1;
-	}
-	return 0;
-}
-
-/* A count: a whole number, not one to round. */
-static int
-env_int(const char *name, long lo, long hi, long dflt, double *out)
-{
-	const char *v = env(name);
-	long n;
-
-	*out = (double)dflt;
-	if (!v)
-		return 0;
-	if (ks_parse_int(v, lo, hi, &n) < 0) {
-		ks_warnx("%s must be an integer from %ld to %ld, not '%s'", name, lo, hi, v);
-		return -1;
-	}
-	*out = (double)n;
-	return 0;
-}
-
-/* The provider the environment names, "offline" when nothing is configured. */
-static const char *
-provider_of_env(void)
-{
-	if (env("KS_LLM_PROVIDER"))
-		return env("KS_LLM_PROVIDER");
-	if (env("KS_LLM_URL") || env("OPENAI_BASE_URL") || env("KS_LLM_API_KEY") || env("OPENAI_API_KEY"))
-		return "openai";
-	if (env("ANTHROPIC_API_KEY"))
-		return "anthropic";
-	if (env("GEMINI_API_KEY"))
-		return "gemini";
-	return "offline";
-}
-
-static const struct provider {
-	const char *name, *url, *key_env;
-} providers[] = {
-	{ "openai", "https://api.openai.com/v1", "OPENAI_API_KEY" },
-	{ "anthropic", "https://api.anthropic.com/v1", "ANTHROPIC_API_KEY" },
-	{ "gemini", "https://generativelanguage.googleapis.com/v1beta", "GEMINI_API_KEY" },
-};
-
-/* The stage's model setting, KS_<STAGE>_MODEL or KS_MODEL; var names the one used (the first when neither is set). */
-static const char *
-stage_model(const char *stage, char *var, size_t n)
-{
-	const char *m;
-
-	snprintf(var, n, "KS_%s_MODEL", stage);
-	for (char *p = var; *p; p++)
-		*p = (char)toupper((unsigned char)*p);
-	if ((m = env(var)) || !(m = env("KS_MODEL")))
-		return m;
-	snprintf(var, n, "KS_MODEL");
-	return m;
-}
-
-/*
- * A model setting may name several models with weights, each optionally
- * on an endpoint of its own: "model-a:3,model-b:1@local".  An entry is
- * the model, then ":N" (a weight from 1 to 1000; default 1) when the
- * last colon is followed by digits alone, then "@NAME" when the last @ is
- * followed by a word that starts with a letter (KS_ENDPOINT_<NAME>_URL,
- * _PROVIDER and _API_KEY; see choose_endpoint).  A model whose name ends
- * in ":digits" (Ollama's "qwen:7") is written with its weight:
- * "qwen:7:1".
- */
-struct model_entry {
-	char model[200];
-	long weight;
-	char endpoint[40];	/* "" for the stage's own provider, URL and key */
-};
-
-#define MAX_MODELS 16
-
-/* An entry of the setting, trimmed; -1 with a message naming var when it is not one. */
-static int
-parse_entry(const char *var, const char *s, size_t len, struct model_entry *e)
-{
-	char buf[300], *at, *colon;
-	size_t n;
-
-	while (len && isspace((unsigned char)*s))
-		s++, len--;
-	while (len && isspace((unsigned char)s[len - 1]))
-		len--;
-	if (len == 0 || len >= sizeof buf) {
-		ks_warnx("%s: %s entry in '%.*s'", var, len ? "a too long" : "an empty", (int)len, s);
-		return -1;
-	}
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	e->weight = 1;
-	e->endpoint[0] = '\0';
-	if ((at = strrchr(buf, '@')) && isalpha((unsigned char)at[1]) &&
-	    strspn(at + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(at + 1)) {
-		if (strlen(at + 1) >= sizeof e->endpoint) {
-			ks_warnx("%s: the endpoint name '%s' is too long", var, at + 1);
-			return -1;
-		}
-		snprintf(e->endpoint, sizeof e->endpoint, "%s", at + 1);
-		*at = '\0';
-	}
-	if ((colon = strrchr(buf, ':')) && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
-		if (ks_parse_int(colon + 1, 1, 1000, &e->weight) < 0) {
-			ks_warnx("%s: the weight of '%s' must be an integer from 1 to 1000", var, buf);
-			return -1;
-		}
-		*colon = '\0';
-	}
-	if (!*buf || (n = strlen(buf)) >= sizeof e->model) {
-		ks_warnx("%s: an entry without a model name in '%.*s'", var, (int)len, s);
-		return -1;
-	}
-	memcpy(e->model, buf, n + 1);
-	return 0;
-}
-
-/* The entries of a comma-separated setting; their number, or -1 with a message. */
-static int
-parse_models(const char *var, const char *spec, struct model_entry *e)
-{
-	int n = 0;
-
-	for (const char *p = spec;;) {
-		size_t len = strcspn(p, ",");
-
-		if (n == MAX_MODELS) {
-			ks_warnx("%s names more than %d models", var, MAX_MODELS);
-			return -1;
-		}
-		if (parse_entry(var, p, len, &e[n++]) < 0)
-			return -1;
-		if (!p[len])
-			return n;
-		p += len + 1;
-	}
-}
-
-/*
- * Draw number draw of the run (0, 1, ...): the entry that smooth weighted
- * round robin gives it, so that every stretch of consecutive draws holds
- * the models in their weights' shares as nearly as it can (3:1 goes
- * a a b a a a b a ...), and a draw made again picks the same model.
- */
-static int
-pick_entry(const struct model_entry *e, int n, long draw)
-{
-	long current[MAX_MODELS] = { 0 }, total = 0;
-	int pick = 0;
-
-	for (int i = 0; i < n; i++)
-		total += e[i].weight;
-	for (long d = 0; d <= draw % total; d++) {
-		pick = 0;
-		for (int i = 0; i < n; i++) {
-			current[i] += e[i].weight;
-			if (current[i] > current[pick])
-				pick = i;
-		}
-		current[pick] -= total;
-	}
-	return pick;
-}
-
-static int
-load_numbers(struct ks_llm *llm)
-{
-	double tries, max_tokens, budget, cache_off = 0;
-	const char *c = env("KS_LLM_CACHE"), *st = env("KS_LLM_STREAM");
-
-	if (st && strcmp(st, "off") != 0 && strcmp(st, "on") != 0) {
-		ks_warnx("KS_LLM_STREAM must be on or off, not '%s'", st);
-		return -1;
-	}
-	llm->stream = !st || strcmp(st, "on") == 0;
-	/*
-	 * Streamed, a reply may take long (a model thinking for ten minutes)
-	 * while the idle limit tells a dead connection: hence 30 minutes in all.
-	 */
-	if (env_int("KS_LLM_TRIES", 1, 100, 5, &tries) < 0 ||
-	    env_num("KS_LLM_TIMEOUT_S", 0.001, 86400, 1800, &llm->timeout_s) < 0 ||
-	    env_num("KS_LLM_IDLE_S", 0.001, 86400, 120, &llm->idle_s) < 0 ||
-	    env_num("KS_LLM_BACKOFF_S", 0, 3600, 2, &llm->backoff_s) < 0 ||
-	    env_num("KS_LLM_RETRY_MAX_S", 0, 3600, 120, &llm->retry_max_s) < 0 ||
-	    env_num("KS_LLM_OUTAGE_S", 0, 86400, 900, &llm->outage_s) < 0 ||
-	    env_int("KS_LLM_MAX_TOKENS", 1, 10000000, 16384, &max_tokens) < 0 ||
-	    env_int("KS_MAX_TOKENS", 0, 1000000000000L, 0, &budget) < 0 ||
-	    env_num("KS_LLM_TEMPERATURE", 0, 2, -1, &llm->temperature) < 0)
-		return -1;
-	if (c && strcmp(c, "off") != 0 && strcmp(c, "on") != 0) {
-		ks_warnx("KS_LLM_CACHE must be on or off, not '%s'", c);
-		return -1;
-	}
-	cache_off = c && strcmp(c, "off") == 0;
-	llm->tries = (int)tries;
-	llm->max_tokens = (long)max_tokens;
-	llm->budget = (long)budget;
-	llm->cache = !cache_off;
-	return 0;
-}
-
-/* The host of a URL, lower case ("https://API.openai.com:443/v1" -> "api.openai.com"); "" when none. */
-static void
-url_host(const char *url, char *buf, size_t n)
-{
-	const char *h = strstr(url, "://");
-	size_t len = 0;
-
-	h = h ? h + 3 : url;
-	if (strchr(h, '@') && strchr(h, '@') < h + strcspn(h, "/"))	/* user:password@host */
-		h = strchr(h, '@') + 1;
-	while (h[len] && !strchr(":/?#", h[len]) && len + 1 < n) {
-		buf[len] = (char)tolower((unsigned char)h[len]);
-		len++;
-	}
-	buf[len] = '\0';
-}
-
-/*
- * The key for the request: KS_LLM_API_KEY when set; else the provider's
- * own variable (OPENAI_API_KEY...), but only for the provider's own host,
- * or, for OpenAI, the server OPENAI_BASE_URL names (the pair the OpenAI
- * SDKs use): a local server named by KS_LLM_URL never gets another
- * service's key.  NULL: no key.
- */
-static const char *
-key_for(const struct provider *pv, const char *url, int url_is_openai_base)
-{
-	const char *key = env("KS_LLM_API_KEY"), *own = env(pv->key_env);
-	char host[256], own_host[256];
-
-	if (key || !own)
-		return key;
-	url_host(url, host, sizeof host);
-	url_host(pv->url, own_host, sizeof own_host);
-	if (strcmp(host, own_host) == 0 || url_is_openai_base)
-		return own;
-	ks_info("%s is not sent to '%s', which is not %s (%s): set KS_LLM_API_KEY for that server", pv->key_env,
-	    url, own_host, pv->name);
-	return NULL;
-}
-
-static void merge(cJSON *dst, const cJSON *src);
-
-/* The JSON object of variable var, merged into *into; -1 after one line naming var. */
-static int
-extra_body_of(const char *var, cJSON **into)
-{
-	const char *v = env(var);
-	cJSON *j;
-
-	if (!v)
-		return 0;
-	if (!(j = ks_json_parse(v, strlen(v), NULL)) || !cJSON_IsObject(j)) {
-		ks_warnx("%s must be a JSON object, e.g. '{\"reasoning_effort\": \"high\"}', not '%s'", var, v);
-		cJSON_Delete(j);
-		return -1;
-	}
-	if (!*into)
-		*into = j;
-	else {
-		merge(*into, j);
-		cJSON_Delete(j);
-	}
-	return 0;
-}
-
-/*
- * What goes into every request besides the prompt: KS_LLM_EXTRA_BODY and
- * KS_<STAGE>_EXTRA_BODY (the stage's wins), and OpenAI's reply-limit field
- * KS_LLM_MAX_TOKENS_PARAM.
- */
-static int
-load_body_settings(struct ks_llm *llm, const char *stage)
-{
-	const char *param = env("KS_LLM_MAX_TOKENS_PARAM");
-	char var[64];
-
-	snprintf(var, sizeof var, "KS_%s_EXTRA_BODY", stage);
-	for (char *p = var; *p; p++)
-		*p = (char)toupper((unsigned char)*p);
-	if (extra_body_of("KS_LLM_EXTRA_BODY", &llm->extra_body) < 0 || extra_body_of(var, &llm->extra_body) < 0)
-		return -1;
-	if (param && (strlen(param) >= sizeof llm->tokens_param || strspn(param,
-	    "abcdefghijklmnopqrstuvwxyz_") != strlen(param) || !*param)) {
-		ks_warnx("KS_LLM_MAX_TOKENS_PARAM must be a field name such as max_completion_tokens, not '%s'", param);
-		return -1;
-	}
-	snprintf(llm->tokens_param, sizeof llm->tokens_param, "%s", param ? param : "max_tokens");
-	return 0;
-}
-
-static const struct provider *
-provider_named(const char *name)
-{
-	for (size_t i = 0; i < sizeof providers / sizeof providers[0]; i++)
-		if (strcmp(providers[i].name, name) == 0)
-			return &providers[i];
-	return NULL;
-}
-
-/* The client for model on url (its trailing slashes dropped) with key, or none; -1 on a bad setting (said). */
-static int
-configure(struct ks_llm *llm, const char *stage, const char *root, const struct provider *pv, const char *model,
-    const char *url, const char *key)
-{
-	snprintf(llm->provider, sizeof llm->provider, "%s", pv->name);
-	llm->stage = stage;
-	llm->model = ks_estrdup(model);
-	llm->url = ks_estrdup(url);
-	/* A base URL may end in a slash or not: the endpoint appends one. */
-	for (size_t n = strlen(llm->url); n > 0 && llm->url[n - 1] == '/'; n--)
-		llm->url[n - 1] = '\0';
-	llm->key = key ? ks_estrdup(key) : NULL;
-	llm->root = ks_estrdup(root);
-	if (load_numbers(llm) < 0 || load_body_settings(llm, stage) < 0) {
-		ks_llm_close(llm);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * A model on an endpoint of its own, "@NAME" in the model setting:
- * KS_ENDPOINT_<NAME>_URL (required), _PROVIDER (openai, anthropic or
- * gemini; default openai, which vLLM, llama.cpp and Ollama speak) and
- * _API_KEY.  That key goes to that URL alone, and no other key goes
- * there: the stage's own keys stay with the stage's own server.
- */
-static int
-open_endpoint(struct ks_llm *llm, const char *stage, const char *root, const struct model_entry *e, const char *var)
-{
-	char name[sizeof e->endpoint], uvar[80], pvar[80], kvar[80];
-	const struct provider *pv;
-	const char *url, *p;
-
-	for (size_t i = 0; i < sizeof name; i++)
-		name[i] = (char)toupper((unsigned char)e->endpoint[i]);
-	snprintf(uvar, sizeof uvar, "KS_ENDPOINT_%s_URL", name);
-	snprintf(pvar, sizeof pvar, "KS_ENDPOINT_%s_PROVIDER", name);
-	snprintf(kvar, sizeof kvar, "KS_ENDPOINT_%s_API_KEY", name);
-	if (!(url = env(uvar))) {
-		ks_warnx("%s puts %s on endpoint '%s', but %s is not set", var, e->model, e->endpoint, uvar);
-		return -1;
-	}
-	p = env(pvar) ? env(pvar) : "openai";
-	if (!(pv = provider_named(p))) {
-		ks_warnx("%s must be openai, anthropic or gemini, not '%s'", pvar, p);
-		return -1;
-	}
-	return configure(llm, stage, root, pv, e->model, url, env(kvar));
-}
-
-int
-ks_llm_open(struct ks_llm *llm, const char *stage, const char *root, long draw)
-{
-	const char *p = provider_of_env(), *spec, *url, *key;
-	const struct provider *pv;
-	struct model_entry e[MAX_MODELS];
-	char var[64];
-	int n = 0, pick, openai_base = 0, any_endpoint = 0;
-
-	memset(llm, 0, sizeof *llm);
-	if ((spec = stage_model(stage, var, sizeof var)) && (n = parse_models(var, spec, e)) < 0)
-		return -1;
-	/* beside one on an endpoint, a model without one needs the stage's LLM, whichever model this draw picks */
-	for (int i = 0; i < n; i++)
-		any_endpoint |= e[i].endpoint[0] != '\0';
-	for (int i = 0; i < n && any_endpoint && strcmp(p, "offline") == 0; i++)
-		if (!e[i].endpoint[0]) {
-			ks_warnx("%s: %s has no endpoint of its own (@NAME), and no LLM is configured for it "
-			    "(KS_LLM_PROVIDER, KS_LLM_URL or an API key)", var, e[i].model);
-			return -1;
-		}
-	pick = n > 0 ? pick_entry(e, n, draw < 0 ? 0 : draw) : -1;
-	if (pick >= 0 && e[pick].endpoint[0])
-		return open_endpoint(llm, stage, root, &e[pick], var);
-	if (strcmp(p, "offline") == 0) {
-		/* once a generation, by its first stage: not once for each of its 2 + K stage processes */
-		if (strcmp(stage, "select") == 0)
-			ks_info("no LLM configured (KS_LLM_PROVIDER, KS_LLM_URL or an API key): using the offline proposer");
-		return 1;
-	}
-	if (!(pv = provider_named(p))) {
-		ks_warnx("KS_LLM_PROVIDER must be openai, anthropic, gemini or offline, not '%s'", p);
-		return -1;
-	}
-	if (pick < 0) {
-		ks_warnx("no model for the %s stage: set KS_MODEL (or %s)", stage, var);
-		return -1;
-	}
-	url = env("KS_LLM_URL");
-	if (!url && strcmp(pv->name, "openai") == 0 && (url = env("OPENAI_BASE_URL")))
-		openai_base = 1;
-	key = key_for(pv, url ? url : pv->url, openai_base);
-	return configure(llm, stage, root, pv, e[pick].model, url ? url : pv->url, key);
-}
-
-void
-ks_llm_close(struct ks_llm *llm)
-{
-	free(llm->last_error);
-	cJSON_Delete(llm->extra_body);
-	free(llm->model);
-	free(llm->url);
-	if (llm->key)
-		memset(llm->key, 0, strlen(llm->key));
-	free(llm->key);
-	free(llm->root);
-	memset(llm, 0, sizeof *llm);
-}
 
 void
 ks_llm_reply_free(struct ks_llm_reply *r)
@@ -528,24 +93,6 @@ request_body(const struct ks_llm *llm, const char *system, const char *const *tu
 	return b;
 }
 
-/* dst with src's members merged in, objects into objects (Gemini's generationConfig.thinkingConfig). */
-static void
-merge(cJSON *dst, const cJSON *src)
-{
-	const cJSON *m;
-
-	cJSON_ArrayForEach(m, src) {
-		cJSON *d = cJSON_GetObjectItemCaseSensitive(dst, m->string);
-
-		if (d && cJSON_IsObject(d) && cJSON_IsObject(m))
-			merge(d, m);
-		else if (d)
-			cJSON_ReplaceItemInObjectCaseSensitive(dst, m->string, cJSON_Duplicate(m, 1));
-		else
-			cJSON_AddItemToObject(dst, m->string, cJSON_Duplicate(m, 1));
-	}
-}
-
 /* The request: the API's body, the extra body merged in, the refused parameters left out. */
 static cJSON *
 request(const struct ks_llm *llm, const char *system, const char *const *turns, int n)
@@ -553,7 +100,7 @@ request(const struct ks_llm *llm, const char *system, const char *const *turns, 
 	cJSON *b = request_body(llm, system, turns, n);
 
 	if (llm->extra_body)
-		merge(b, llm->extra_body);
+		ks_json_merge(b, llm->extra_body);
 	for (int i = 0; i < llm->ndropped; i++)
 		cJSON_DeleteItemFromObjectCaseSensitive(b, llm->dropped[i]);
 	return b;
@@ -602,8 +149,8 @@ headers(const struct ks_llm *llm)
 	char *line = NULL;
 
 	if (strcmp(llm->provider, "anthropic") == 0) {
-		const char *v = env("KS_ANTHROPIC_VERSION");
-		char *ver = ks_easprintf("anthropic-version: %s", v ? v : "2023-06-01");
+		const char *v = getenv("KS_ANTHROPIC_VERSION");
+		char *ver = ks_easprintf("anthropic-version: %s", v && *v ? v : "2023-06-01");
 		h = curl_slist_append(h, ver);
 		free(ver);
 		if (llm->key)
@@ -731,10 +278,10 @@ http_post(const struct ks_llm *llm, const char *url, const char *body, struct ht
 {
 	struct curl_slist *hdr = headers(llm), *resolve = NULL;
 	CURL *c = curl_easy_init();
-	const char *r = env("KS_LLM_RESOLVE");
+	const char *r = getenv("KS_LLM_RESOLVE");
 
 	/* as curl --resolve HOST:PORT:ADDRESS: a host reached at another address (a tunnel, split DNS) */
-	if (r)
+	if (r && *r)
 		resolve = curl_slist_append(NULL, r);
 
 	ks_buf_free(&h->body);
@@ -1096,8 +643,9 @@ context_exceeded(struct ks_llm *llm, const char *body)
 
 /*
  * After a refused parameter: the reply limit under the name the server
- * asked for, or the parameter left out of this process's later requests.
- * Returns 0 when there is nothing more to change.
+ * asked for, or the parameter left out of later requests (the caller
+ * remembers it for the run: ks_llm_adapt_save).  Returns 0 when there is
+ * nothing more to change.
  */
 static int
 adapt(struct ks_llm *llm)
@@ -1106,6 +654,7 @@ adapt(struct ks_llm *llm)
 		return 0;
 	if (llm->use_completion_tokens) {
 		snprintf(llm->tokens_param, sizeof llm->tokens_param, "max_completion_tokens");
+		llm->tokens_learnt = 1;
 		ks_info("retrying with max_completion_tokens instead of %s (set KS_LLM_MAX_TOKENS_PARAM="
 		    "max_completion_tokens to ask so at once)", llm->refused);
 		return 1;
@@ -1525,6 +1074,9 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 			}
 			goto out;
 		}
+		/* the run's later requests, in this process and the others, ask so at once */
+		if (ks_llm_adapt_save(llm) < 0)
+			goto out;
 	}
 	if (!r->cached && llm->cache && cache_put(cdir, cpath, r) < 0)
 		goto out;

@@ -339,24 +339,36 @@ bwrap_works(void)
 	return ks_proc_run(argv, &o, &r) == 0 && r.exited && r.status == 0;
 }
 
+const char *
+ks_sandbox_mode(void)
+{
+	const char *want = getenv("KS_SANDBOX");
+
+	if (!want || !*want)
+		return "";
+	if (strcmp(want, "bwrap") != 0 && strcmp(want, "basic") != 0) {
+		ks_warnx("bad KS_SANDBOX '%s': expected bwrap or basic", want);
+		return NULL;
+	}
+	return want;
+}
+
 char **
 ks_sandbox_wrap(char **argv, const char *box, char **desc)
 {
-	const char *want = getenv("KS_SANDBOX");
+	const char *want = ks_sandbox_mode();
 	char **out = NULL, *abox;
 	size_t n = 0;
 
 	*desc = NULL;
-	if (want && *want && strcmp(want, "bwrap") != 0 && strcmp(want, "basic") != 0) {
-		ks_warnx("bad KS_SANDBOX '%s': expected bwrap or basic", want);
+	if (!want)
 		return NULL;
-	}
-	if ((want && strcmp(want, "basic") == 0) || (!(want && *want) && !bwrap_works())) {
+	if (strcmp(want, "basic") == 0 || (!*want && !bwrap_works())) {
 		*desc = ks_estrdup("basic: minimal environment, own network namespace where permitted, "
 		    "file-size, memory and process limits, own working directory");
 		return argv;
 	}
-	if (want && *want && !bwrap_works()) {
+	if (*want && !bwrap_works()) {
 		ks_warnx("KS_SANDBOX=bwrap, but bwrap does not run here (install bubblewrap; it needs namespaces)");
 		return NULL;
 	}

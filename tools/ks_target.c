@@ -184,6 +184,19 @@ ks_target_arch(const struct ks_target *t)
 	return arch && *arch ? arch : t->arch_default;
 }
 
+int
+ks_target_arch_check(const struct ks_target *t)
+{
+	const char *arch = getenv("KS_GPU_ARCH");
+
+	/* gfx90a:sramecc+:xnack- is one: AMD's target features follow colons */
+	if (!t->arch_flag || !arch || !*arch || (isalpha((unsigned char)*arch) && strlen(arch) < 64 &&
+	    strspn(arch, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:+-") == strlen(arch)))
+		return 0;
+	ks_warnx("KS_GPU_ARCH must be an architecture such as %s, not '%s'", t->arch_default, arch);
+	return -1;
+}
+
 /* the architecture flag: "-gencode=arch=compute_90a,code=sm_90a" for nvcc's sm_90a, else arch_flag's */
 char *
 ks_target_arch_flag(const struct ks_target *t)

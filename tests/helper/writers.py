@@ -22,7 +22,7 @@ if not table:
 
 # Files that many tools share by design (population(5) says why) or that
 # are temporary names of one write; not in the single-writer table.
-SHARED = re.compile(r'^(llm-usage\.jsonl|llm-cache/.*|\.lock)$')
+SHARED = re.compile(r'^(llm-usage\.jsonl|llm-adapt\.json|llm-cache/.*|\.lock)$')
 TEMP = re.compile(r'(^|/)\.[^/]+\.[A-Za-z0-9]{6}$|(^|/)\.(sandbox|eval)(/|$)|(^|/)\.harness\.json\.')
 
 def pattern(rel):
