@@ -47,7 +47,7 @@ assert_stopped() {
 	assert_file_not_exists pop/run.json
 	assert_equal "${lines[0]}" "ks-init: $1"
 	assert_equal "${#lines[@]}" 2
-	assert_line --index 1 --regexp '^make: \*\*\* .*generation\] Error 1$'
+	assert_line --index 1 --regexp '^make(\[[0-9]+\])?: \*\*\* .*generation\] Error 1$'
 }
 
 @test "KS_IMPLEMENT_MODEL='m:0' stops make generation at once: no request, no compile" {
