@@ -40,6 +40,16 @@ sys_line(const char *root, const char *path)
 	return out;
 }
 
+/* sys_line of the file name in the folder dir */
+static char *
+sys_field(const char *root, const char *dir, const char *name)
+{
+	char *path = ks_easprintf("%s/%s", dir, name), *out = sys_line(root, path);
+
+	free(path);
+	return out;
+}
+
 /* The CPUs of a sysfs list ("0-3,8-11") marked in on; how many, or -1 when it does not parse. */
 static int
 cpu_list(const char *s, char *on)
@@ -92,18 +102,16 @@ cpu_counts(const char *root, int *cores, int *threads)
 		goto out;
 	}
 	for (int c = 0; c < MAX_CPUS; c++) {
-		char *p, *pkg, *core;
+		char *dir, *pkg, *core;
 		long key;
 		int j;
 
 		if (!on[c])
 			continue;
-		p = ks_easprintf("/sys/devices/system/cpu/cpu%d/topology/physical_package_id", c);
-		pkg = sys_line(root, p);
-		free(p);
-		p = ks_easprintf("/sys/devices/system/cpu/cpu%d/topology/core_id", c);
-		core = sys_line(root, p);
-		free(p);
+		dir = ks_easprintf("/sys/devices/system/cpu/cpu%d/topology", c);
+		pkg = sys_field(root, dir, "physical_package_id");
+		core = sys_field(root, dir, "core_id");
+		free(dir);
 		if (!pkg || !core) {
 			free(pkg);
 			free(core);
@@ -145,22 +153,14 @@ add_caches(struct ks_buf *b, const char *root, int smt)
 	int shown = 0;
 
 	for (int i = 0; i < 16; i++) {
-		char *dir = ks_easprintf("/sys/devices/system/cpu/cpu0/cache/index%d", i), *p;
+		char *dir = ks_easprintf("/sys/devices/system/cpu/cpu0/cache/index%d", i);
 		char *level, *type, *size, *shared;
 		int sharing;
 
-		p = ks_easprintf("%s/level", dir);
-		level = sys_line(root, p);
-		free(p);
-		p = ks_easprintf("%s/type", dir);
-		type = sys_line(root, p);
-		free(p);
-		p = ks_easprintf("%s/size", dir);
-		size = sys_line(root, p);
-		free(p);
-		p = ks_easprintf("%s/shared_cpu_list", dir);
-		shared = sys_line(root, p);
-		free(p);
+		level = sys_field(root, dir, "level");
+		type = sys_field(root, dir, "type");
+		size = sys_field(root, dir, "size");
+		shared = sys_field(root, dir, "shared_cpu_list");
 		free(dir);
 		if (level && type && size && strcmp(type, "Instruction") != 0) {
 			char *sz = cache_size(size);
