@@ -130,6 +130,24 @@ assert_candidate() {
 	assert_line --index 2 --regexp '^g001c0 +g000c0 +g000c0 +ok '
 }
 
+@test "a report.html made by make report is written again at each generation's end, and says when it was true" {
+	use_gen1
+	run -0 make -s --no-print-directory -C "$KS_ROOT" report POP="$BATS_TEST_TMPDIR/pop"
+	run -0 grep -o 'Generations 0 to [0-9]* as they were at [0-9-]* [0-9:]* UTC' pop/report.html
+	assert_output --regexp '^Generations 0 to 1 as they were at '
+	run grep -c 'id="row-g002c0"' pop/report.html
+	assert_output 0
+	run -0 gen N=2
+	run -0 grep -o 'Generations 0 to [0-9]*' pop/report.html
+	assert_output "Generations 0 to 2"
+	run -0 grep -c 'id="row-g002c0"' pop/report.html
+	assert_no_temp_files pop
+	# a run whose user never asked for the page gets none
+	rm pop/report.html
+	run -0 gen N=3
+	assert_not_exist pop/report.html
+}
+
 @test "the chain for N=999 K=5: each generation's select.json waits for every bench.json of the one before (order-only)" {
 	# (-q: make nothing; it fails, as /p/run.json is not there, after printing the rules)
 	run make -pq --no-print-directory -C "$KS_ROOT" ks-pipeline POP=/p N=999 K=5

@@ -285,12 +285,12 @@ T
 	grep -q -- '<td class="num noisy" data-v="12">12.0%!</td>' <<<"$row" || fail "no noisy spread in $row"
 	run -0 grep -c '<p class="warn">1 of 3 benched kernels have a shape whose timing ran into the time cap' page.html
 	assert_output 1
-	run -0 grep -o 'Made by ks-report --html (kernel-scientist [^)]*) at [^.]*\.' page.html
-	assert_output --regexp 'at 2025-12-04 00:00:00 UTC\.$'
+	run -0 grep -o 'Generations 0 to [0-9]* as they were at [^.]*\.' page.html
+	assert_output 'Generations 0 to 3 as they were at 2025-12-04 00:00:00 UTC.'
 	# without SOURCE_DATE_EPOCH, the time it was made
 	unset SOURCE_DATE_EPOCH
 	run -0 ks-report --html pop
-	assert_output --partial ") at $(date -u +%Y-%m-%d) "
+	assert_output --partial " as they were at $(date -u +%Y-%m-%d) "
 	# a difference inside the noise is said so, not coloured
 	jset pop/gen-001/c0/bench.json '.versus = {id: "g000c0", ratio: 0.99, ci95: [0.97, 1.01]}'
 	run -0 ks-report --html pop

@@ -782,6 +782,24 @@ out:
 	return rc;
 }
 
+/*
+ * At a generation's end: POP/report.html, where make report wrote one, is
+ * written again, so that the page a user keeps open (and reloads) shows the
+ * run as it is now and not as it was when they asked for it.  A page that
+ * cannot be written is named but ends nothing: the generation is done.
+ */
+static void
+refresh_page(const struct ks_run *run, const struct ks_cand *c, size_t n)
+{
+	char *path = ks_easprintf("%s/report.html", run->root), *page = NULL;
+
+	if (ks_exists(path) && (!(page = ks_report_html(run, c, n)) ||
+	    ks_file_write_atomic(path, page, strlen(page)) < 0))
+		ks_warnx("'%s' could not be brought up to date: make report POP=%s writes it", path, run->root);
+	free(page);
+	free(path);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -804,7 +822,7 @@ main(int argc, char *argv[])
 		"      estimate N=...)\n"
 		"  -g N  print only the line that ends generation N in make's output: its\n"
 		"      kernels by status, its best, the best so far (nothing under KS_QUIET\n"
-		"      or KS_PROGRESS=0)\n"
+		"      or KS_PROGRESS=0); and write pop/report.html again where it exists\n"
 		"  -r  print only the run's problem, target and K (run.json), on one line:\n"
 		"      what make generation goes on with\n"
 		"  -s  print only the seed's verdict (what make check says); exit 1\n"
@@ -871,6 +889,7 @@ main(int argc, char *argv[])
 	}
 	if (o.gen >= 0) {
 		print_generation(root, c, n, o.gen, seed);
+		refresh_page(&run, c, n);
 		ks_cands_free(c, n);
 		ks_run_free(&run);
 		return ks_fclose_stdout() < 0;

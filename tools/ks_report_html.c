@@ -1232,7 +1232,12 @@ ks_report_html(const struct ks_run *run, const struct ks_cand *c, size_t n)
 	escf(b, "%s: %s on %s, K=%ld", run->root, run->problem, run->target, run->k);
 	ks_buf_puts(b, "</h1>\n<p class=\"summary\">");
 	esc(b, summary);
-	ks_buf_puts(b, "</p>\n<nav><a href=\"#progress\">score by generation</a><a href=\"#lineage-h\">lineage</a>"
+	written_at(when, sizeof when);
+	/* the page outlives the run's state: say when it was true, and what keeps it so */
+	ks_buf_printf(b, "</p>\n<p class=\"note\" id=\"made\">Generations 0 to %ld as they were at %s. The end of "
+	    "each generation writes this page again; <code>make report POP=", ngens ? gens[ngens - 1] : 0L, when);
+	esc(b, run->root);
+	ks_buf_puts(b, "</code> writes it now.</p>\n<nav><a href=\"#progress\">score by generation</a><a href=\"#lineage-h\">lineage</a>"
 	    "<a href=\"#kernels-h\">kernels</a><a href=\"#tokens-h\">tokens</a><a href=\"#generations\">generations</a>"
 	    "<a href=\"#sources\">sources and transcripts</a></nav></header>\n");
 	ks_buf_printf(b, "<div class=\"figs\">\n<div class=\"fig\" style=\"width:%dpx\"><h2 id=\"progress\">Best score by "
@@ -1257,9 +1262,8 @@ ks_report_html(const struct ks_run *run, const struct ks_cand *c, size_t n)
 	ks_buf_puts(b, "<h2 id=\"sources\">Sources and transcripts</h2>\n");
 	for (size_t i = 0; i < n; i++)
 		kernel(&p, &c[i]);
-	written_at(when, sizeof when);
-	ks_buf_printf(b, "<p class=\"note\">Made by ks-report --html (kernel-scientist %s) at %s.</p>\n<script>\n%s"
-	    "</script>\n</body>\n</html>\n", KS_VERSION, when, js);
+	ks_buf_printf(b, "<p class=\"note\">Made by ks-report --html (kernel-scientist %s).</p>\n<script>\n%s"
+	    "</script>\n</body>\n</html>\n", KS_VERSION, js);
 out:
 	for (size_t i = 0; i < p.nshapes; i++)
 		free(p.shapes[i]);
