@@ -83,7 +83,7 @@ spoil() {
 
 @test "what a message, transcript or log line keeps of an API key (tests/unit/redact.c)" {
 	run -0 "$BATS_FILE_TMPDIR/redact"
-	assert_output "16 cases, 0 failed"
+	assert_output "19 cases, 0 failed"
 }
 
 @test "diagnostics as a model sees them: no temporary path, the compiler's lines first, the harness's ptxas lines left out (tests/unit/diag.c)" {

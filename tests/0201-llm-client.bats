@@ -390,6 +390,11 @@ EOF
 	assert_equal "$(llm_requests)" 5
 	run grep -c -e pw-Zq7secret -e someone pop/llm-adapt.json
 	assert_output 0
+	# nor anywhere else in the population: transcripts and logs name the URL without them
+	run grep -rl -e pw-Zq7secret pop
+	assert_output ""
+	run grep -rh -o 'http://[^ "]*127.0.0.1' pop/gen-001/llm
+	refute_output --partial someone
 	# another model on the same server is asked as before: the entry is o3-mini's alone
 	rm pop/gen-001/select.json
 	KS_MODEL=gpt-4.1 run -0 ks-select pop/gen-001

@@ -9,7 +9,8 @@
  *     prefix or a suffix of it, the key inside a longer word),
  *   - is masked the way providers mask keys (holds "***"),
  *   - follows "Bearer ", "x-api-key:", "x-goog-api-key:", "api-key:" or
- *     "key=" (whatever the key: another one may be echoed too).
+ *     "key=" (whatever the key: another one may be echoed too),
+ * and the user and password of a URL (KS_LLM_URL=https://user:pw@proxy/).
  * A word is a run of characters other than white space, quotes and
  * brackets.  A model's reply (ks_redact_key) loses only what shares a run
  * with the key.
@@ -96,6 +97,29 @@ label_inside(const char *w, size_t n, size_t *at, size_t *len)
 	return 0;
 }
 
+/*
+ * A URL's user and password inside the word w[0..n) ("http://u:pw@host/"):
+ * sets *at and *len to them and returns 1, or 0 when there are none.  Only
+ * what stands between "://" and an '@' before the host's end counts: a '@'
+ * in the path or the query is no password.
+ */
+static int
+userinfo_inside(const char *w, size_t n, size_t *at, size_t *len)
+{
+	for (size_t p = 0; p + 3 < n; p++) {
+		if (memcmp(w + p, "://", 3) != 0)
+			continue;
+		for (size_t e = p + 3; e < n && !strchr("/?#", w[e]); e++)
+			if (w[e] == '@') {
+				*at = p + 3;
+				*len = e - *at;
+				return *len > 0;
+			}
+		return 0;
+	}
+	return 0;
+}
+
 static char *
 redact(const char *text, const char *key, int labels)
 {
@@ -115,7 +139,7 @@ redact(const char *text, const char *key, int labels)
 			;
 		if (shares_run(text + i, n, key) || (labels && (masked(text + i, n) || label_before(text, i)))) {
 			ks_buf_puts(&b, "[redacted]");
-		} else if (labels && label_inside(text + i, n, &at, &len)) {
+		} else if (labels && (userinfo_inside(text + i, n, &at, &len) || label_inside(text + i, n, &at, &len))) {
 			ks_buf_add(&b, text + i, at);
 			ks_buf_puts(&b, "[redacted]");
 			ks_buf_add(&b, text + i + at + len, n - at - len);

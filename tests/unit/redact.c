@@ -44,6 +44,11 @@ main(void)
 	expect("X-Goog-Api-Key:AIzaSyD-other", k, "X-Goog-Api-Key:[redacted]");
 	expect("GET https://host/v1beta/models/m:generateContent?alt=sse&key=AIzaXYZ&x=1", k,
 	    "GET https://host/v1beta/models/m:generateContent?alt=sse&key=[redacted]&x=1");
+	/* a URL's user and password, whatever they are */
+	expect("POST http://someone:pw-Zq7secret@127.0.0.1:8080/v1/chat/completions failed", k,
+	    "POST http://[redacted]@127.0.0.1:8080/v1/chat/completions failed");
+	expect("url \"https://token@host/v1?q=a@b\"", k, "url \"https://[redacted]@host/v1?q=a@b\"");
+	expect("mail someone@example.com and https://host/a@b", k, "mail someone@example.com and https://host/a@b");
 	/* ordinary text stays as it was */
 	expect("HTTP 401: invalid x-api-key", k, "HTTP 401: invalid x-api-key");
 	expect("monkey=5 and a key of 5 letters", k, "monkey=5 and a key of 5 letters");
