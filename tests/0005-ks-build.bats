@@ -25,7 +25,7 @@ setup() {
 	# the seed compiles without a warning: the diagnostics are empty
 	run -0 jf $C/build.json keys .ok .target .compiler '.diagnostics | tojson' \
 		'must("resources")' '(.seconds | type) == "number" and 0 <= .seconds and .seconds < 120'
-	assert_output "[\"command\",\"compiler\",\"diagnostics\",\"harness_sha256\",\"kernel_sha256\",\"ok\",\"resources\",\"seconds\",\"target\"]
+	assert_output "[\"command\",\"compiler\",\"diagnostics\",\"harness_sha256\",\"kernel_sha256\",\"ok\",\"resources\",\"runner_cached\",\"seconds\",\"target\"]
 true
 cpu
 $(cc --version | head -n 1)
@@ -298,4 +298,75 @@ EOF
 	run -0 jq -s -c 'map(.status)' par/gen-00[12]/c*/bench.json
 	assert_output '["ok","ok","ok","ok","ok","ok","ok","ok"]'
 	[ ! -e overlaps ] || fail "$(sort -u overlaps)"
+}
+
+# build_in DIR: ./pop copied to DIR, its seed built there; prints runner_cached
+build_in() {
+	cp -r pop "$1"
+	ks-build "$1/gen-000/c0" || return
+	jget "$1/gen-000/c0/build.json" .runner_cached
+}
+
+@test "the runner is built once for a harness, compiler and command: later builds take it from KS_BUILD_CACHE" {
+	export KS_BUILD_CACHE=$PWD/cache
+	assert_equal "$(build_in a)" false
+	assert_equal "$(build_in b)" true
+	cmp a/gen-000/c0/runner b/gen-000/c0/runner
+	cmp a/gen-000/c0/build.log b/gen-000/c0/build.log
+	assert_file_executable b/gen-000/c0/runner
+	assert_equal "$(jget a/gen-000/c0/build.json .command)" "$(jget b/gen-000/c0/build.json .command | sed 's| b/gen| a/gen|g')"
+	run -0 b/gen-000/c0/runner -h
+	assert_output --partial "problem sgemm"
+	# the worker is the kernel's own: built every time
+	[ b/gen-000/c0/worker -nt a/gen-000/c0/runner ] || fail "the worker was not built"
+	# one entry, and what its compiler printed beside it
+	run -0 find cache -type f
+	assert_equal "${#lines[@]}" 2
+	# the cached runner judges: the seed benched with it is ok
+	run -0 ks-bench b/gen-000/c0
+	assert_equal "$(jget b/gen-000/c0/bench.json .status)" ok
+}
+
+@test "another harness, compiler flag or compiler environment is another runner; KS_BUILD_CACHE=off keeps none" {
+	export KS_BUILD_CACHE=$PWD/cache
+	cp -r "$KS_ROOT/kernels" kernels
+	export KS_KERNELS_DIR=$PWD/kernels
+	assert_equal "$(build_in a)" false
+	# a harness file changed: its hash, and the runner, change
+	echo '/* changed */' >>kernels/sgemm/reference.c
+	assert_equal "$(build_in b)" false
+	assert_equal "$(build_in c)" true
+	# a problem.json setting the runner is built with (its tolerance, a -D of the command)
+	jq '.tolerance.rtol = 2e-4' kernels/sgemm/problem.json >p && mv p kernels/sgemm/problem.json
+	assert_equal "$(build_in d)" false
+	# a variable the compiler is given (CPATH reaches the compiler; HOME does not)
+	CPATH=/nonexistent assert_equal "$(CPATH=/nonexistent build_in e)" false
+	assert_equal "$(HOME=/nonexistent-home build_in f)" true
+	export KS_BUILD_CACHE=off
+	assert_equal "$(build_in g)" false
+	assert_equal "$(build_in h)" false
+	run -0 find cache -type f
+	assert_equal "${#lines[@]}" 8
+}
+
+@test "a cache folder that others may write is not used: said once, the build goes on" {
+	mkdir -m 0777 cache
+	chmod 0777 cache
+	KS_BUILD_CACHE=$PWD/cache run -0 ks-build $C
+	assert_output "ks-build: KS_BUILD_CACHE: '$PWD/cache' is not a folder of this user's that only it may write: runners are built, not kept"
+	assert_equal "$(jget $C/build.json .ok)" true
+	assert_equal "$(jget $C/build.json .runner_cached)" false
+	run -0 find cache -type f
+	assert_output ""
+}
+
+@test "the cache without KS_BUILD_CACHE: under XDG_CACHE_HOME, else ~/.cache" {
+	unset KS_BUILD_CACHE
+	XDG_CACHE_HOME=$PWD/xdg ks-build $C
+	run -0 find xdg/kernel-scientist/runners -type f -name '*.log'
+	assert_equal "${#lines[@]}" 1
+	rm $C/build.json
+	HOME=$PWD/home ks-build $C
+	run -0 find home/.cache/kernel-scientist/runners -type f -name '*.log'
+	assert_equal "${#lines[@]}" 1
 }

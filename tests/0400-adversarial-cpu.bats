@@ -246,6 +246,23 @@ open("port","w").write(str(s.getsockname()[1])); time.sleep(60)' &
 	assert_output --regexp '^bwrap: '
 }
 
+@test "r4_poison_runner_cache: a kernel cannot change the runners kept for later builds" {
+	# the worker's seccomp filter refuses every open (and, with bubblewrap, the file system is read-only
+	# but the bench's own folder): either sandbox, the same
+	export KS_BUILD_CACHE=$PWD/cache
+	allow opendir readdir closedir fopen fputs fclose snprintf __snprintf_chk
+	# the seed's build keeps the runner; its bytes before the kernel ran
+	mkdir -p seedpop && cp -r pop/. seedpop/ && ks-implement seedpop/gen-000/c0 && ks-build seedpop/gen-000/c0
+	before=$(cat cache/* | sha256sum)
+	sed "s|CACHE|$PWD/cache|g" "$ADV/r4_poison_runner_cache.c" >r4_poison_runner_cache.c
+	ADV=$PWD run -0 judge r4_poison_runner_cache
+	assert_line --index 0 ok
+	assert_equal "$(jget pop/gen-000/c0/build.json .runner_cached)" true
+	assert_equal "$(cat cache/* | sha256sum)" "$before"
+	run grep -rl poisoned cache
+	assert_output ""
+}
+
 @test "fill_disk: a kernel that writes without end is stopped once its output passes 64 MiB, 1 MiB of it kept" {
 	# its output is a pipe to the judge, which copies 1 MiB into bench.log and drops the rest
 	# (before the judge: the output was bench.log itself, stopped by the file-size limit)

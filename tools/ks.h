@@ -657,6 +657,16 @@ char *ks_compile_for_model(const char *diag, const char *kernel, const char *sho
 /* The SHA-256 of the harness's files: kernels/common, the problem's harness sources and headers. */
 char *ks_harness_sha256(const struct ks_problem *p);
 
+/*
+ * ks_runner_cache.c: the judge's runner kept by what its compiler sees
+ * (KS_BUILD_CACHE; off: none).  The key (NULL: none) of argv, whose output
+ * is out; get makes out from the cache (1) and gives what the compiler
+ * printed (caller frees), or returns 0; put keeps out and printed.
+ */
+char *ks_runner_cache_key(char *const *argv, const char *out, const char *version, const char *harness_sum);
+int ks_runner_cache_get(const char *key, const char *out, char **printed);
+void ks_runner_cache_put(const char *key, const char *out, const char *printed);
+
 /* ks_bound.c: the speed of light of a shape, from problem.json "bound" */
 /* The value of a sum of products of numbers and the shape's dims ("2*m*n*k"); -1 when expr is not one. */
 double ks_bound_work(const char *expr, const cJSON *shape);

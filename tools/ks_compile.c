@@ -387,7 +387,8 @@ plan_command(const struct build_plan *b)
  * the seconds of all.
  */
 static int
-run_plan(const struct ks_compile_job *j, const struct build_plan *b, struct ks_proc_result *r)
+run_plan(const struct ks_compile_job *j, const struct build_plan *b, const char *runner_key, struct ks_proc_result *r,
+    int *cached)
 {
 	struct ks_proc_opts o = { 0 };
 	struct ks_buf all = { 0 };
@@ -400,9 +401,17 @@ run_plan(const struct ks_compile_job *j, const struct build_plan *b, struct ks_p
 	o.fsize_mb = 4096;
 	o.out_path = o.err_path = j->log;
 	ks_buf_add(&all, "", 0);
+	*cached = 0;
 	for (int i = 0; i < PLAN_PROGRAMS && ok; i++) {
 		char *text;
 
+		/* the runner (the last program) as an earlier build made it, with what its compiler printed then */
+		if (i == PLAN_PROGRAMS - 1 && ks_runner_cache_get(runner_key, b->out[i], &text)) {
+			ks_buf_puts(&all, text);
+			free(text);
+			*cached = 1;
+			continue;
+		}
 		if (ks_proc_run(b->argv[i], &o, r) < 0) {
 			ks_buf_free(&all);
 			return -1;
@@ -410,6 +419,8 @@ run_plan(const struct ks_compile_job *j, const struct build_plan *b, struct ks_p
 		seconds += r->seconds;
 		ok = r->exited && r->status == 0 && ks_exists(b->out[i]);
 		if ((text = ks_file_read(j->log, NULL))) {
+			if (ok && i == PLAN_PROGRAMS - 1)
+				ks_runner_cache_put(runner_key, b->out[i], text);
 			ks_buf_puts(&all, text);
 			free(text);
 		}
@@ -426,9 +437,9 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec)
 {
 	struct ks_proc_result r;
 	struct build_plan b;
-	char *cmd = NULL, *version = NULL, *diag, *ksum = NULL, *hsum = NULL;
+	char *cmd = NULL, *version = NULL, *diag, *ksum = NULL, *hsum = NULL, *rkey = NULL;
 	cJSON *res;
-	int ok = -1;
+	int ok = -1, cached;
 
 	if (ks_target_arch_check(j->target) < 0 || plan_build(j, &b) < 0)
 		return -1;
@@ -441,7 +452,8 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec)
 	/* Only programs of this very build may stand as the runner (and its worker). */
 	for (int i = 0; i < PLAN_PROGRAMS; i++)
 		unlink(b.out[i]);
-	if ((ok = run_plan(j, &b, &r)) < 0)
+	rkey = ks_runner_cache_key(b.argv[1], b.out[1], version, hsum);
+	if ((ok = run_plan(j, &b, rkey, &r, &cached)) < 0)
 		goto out;
 	diag = ks_compile_diagnostics(j->log, &r, ok, "compiler");
 	cJSON_AddBoolToObject(rec, "ok", ok);
@@ -449,6 +461,7 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec)
 	cJSON_AddStringToObject(rec, "compiler", version);
 	cJSON_AddStringToObject(rec, "command", cmd);
 	cJSON_AddNumberToObject(rec, "seconds", (double)(long)(r.seconds * 1000 + 0.5) / 1000);
+	cJSON_AddBoolToObject(rec, "runner_cached", cached);
 	cJSON_AddStringToObject(rec, "diagnostics", diag);
 	res = ks_target_resources(j->target, diag);
 	cJSON_AddItemToObject(rec, "resources", res ? res : cJSON_CreateNull());
@@ -464,6 +477,7 @@ out:
 	free(version);
 	free(ksum);
 	free(hsum);
+	free(rkey);
 	return ok;
 }
 

@@ -20,8 +20,11 @@ export KS_LOCK_DIR="${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}"
 # neither hold benches back nor mark them noisy: the tests of that set
 # KS_BENCH_BUSY_MAX themselves, on a made-up /proc (busy_proc).
 export KS_BENCH_BUSY_MAX=4096
+# The runners of one make test shared by all its tests (not ~/.cache: a run
+# depends on no earlier one); the tests of the cache set their own.
+export KS_BUILD_CACHE="${BATS_RUN_TMPDIR:?}/runners"
 unset KS_LLM_PROVIDER KS_LLM_URL OPENAI_BASE_URL KS_LLM_API_KEY OPENAI_API_KEY ANTHROPIC_API_KEY GEMINI_API_KEY
-unset KS_KERNELS_DIR KS_BENCH_TIMEOUT_S KS_BENCH_MEMORY_MB KS_BENCH_SETTLE_S KS_BENCH_PROC KS_NVIDIA_SMI POP PROBLEM TARGET K N
+unset XDG_CACHE_HOME KS_KERNELS_DIR KS_BENCH_TIMEOUT_S KS_BENCH_MEMORY_MB KS_BENCH_SETTLE_S KS_BENCH_PROC KS_NVIDIA_SMI POP PROBLEM TARGET K N
 
 slow() {
 	[ -n "${KS_TEST_ALL:-}" ] || skip "slow test: run it with make test-all"

@@ -1,0 +1,207 @@
+/*
+ * ks_runner_cache.c - the judge's runner built once, not once a kernel.
+ *
+ * A build makes two programs: the worker (the call glue and the kernel)
+ * and the runner (the harness, the judge, the reference: no kernel).  The
+ * runner is the same program for every kernel of a problem on a target,
+ * and it is most of a build's compile time (1.6 of 1.9 s of CPU for
+ * sgemm's; minutes of hipcc for a GPU problem's).  So it is kept, by the
+ * SHA-256 of everything its compiler sees: the compiler (its version line,
+ * and the file it runs: path, size, time), the command but its -o, the
+ * harness's files (ks_harness_sha256), and the environment the compiler
+ * is given (ks_env_kept).  What the compiler printed is kept beside it and
+ * goes into the build's log as if it had run.
+ *
+ * Where: KS_BUILD_CACHE, or $XDG_CACHE_HOME/kernel-scientist/runners
+ * (~/.cache/...); "off" keeps none.  A folder that another user owns, or
+ * that others may write, is not used: the runner is the judge, and who
+ * may change the folder may change the verdicts.  Under bubblewrap a
+ * kernel sees the file system read-only but its own folder, so it can
+ * change neither the folder nor a runner in it.  Entries unused for 30
+ * days are removed when a new one is written.
+ */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ks.h"
+
+#define UNUSED_DAYS	30
+
+/* The cache's folder, made if missing, or NULL (off, or not safe to use: said once). */
+static char *
+cache_dir(void)
+{
+	static int said;
+	const char *env = getenv("KS_BUILD_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	struct stat st;
+	char *dir;
+
+	if (env && strcmp(env, "off") == 0)
+		return NULL;
+	if (env && *env)
+		dir = ks_estrdup(env);
+	else if (xdg && *xdg == '/')
+		dir = ks_easprintf("%s/kernel-scientist/runners", xdg);
+	else if (home && *home == '/')
+		dir = ks_easprintf("%s/.cache/kernel-scientist/runners", home);
+	else
+		return NULL;
+	if (ks_mkdir_p(dir) < 0 || lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		if (!said++)
+			ks_warnx("KS_BUILD_CACHE: '%s' is not a folder of this user's that only it may write: "
+			    "runners are built, not kept", dir);
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* The compiler's file: its path (PATH searched), size and time, so that one reinstalled is another. */
+static void
+hash_compiler(struct ks_hash *h, const char *cc)
+{
+	char *path = strchr(cc, '/') ? ks_estrdup(cc) : ks_find_in_path(cc), *id;
+	struct stat st;
+
+	if (path && stat(path, &st) == 0)
+		id = ks_easprintf("%s %lld %lld.%09ld", path, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+		    st.st_mtim.tv_nsec);
+	else
+		id = ks_estrdup(cc);
+	ks_hash_str(h, id);
+	free(id);
+	free(path);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The variables the sandbox gives the compiler, in name order. */
+static void
+hash_env(struct ks_hash *h)
+{
+	extern char **environ;
+	size_t n = 0, k = 0;
+	char **kept;
+
+	for (char **e = environ; *e; e++)
+		n++;
+	kept = ks_ecalloc(n + 1, sizeof *kept);
+	for (char **e = environ; *e; e++)
+		if (ks_env_kept(*e))
+			kept[k++] = *e;
+	qsort(kept, k, sizeof *kept, cmp_str);
+	for (size_t i = 0; i < k; i++)
+		ks_hash_str(h, kept[i]);
+	free(kept);
+}
+
+char *
+ks_runner_cache_key(char *const *argv, const char *out, const char *version, const char *harness_sum)
+{
+	struct ks_hash *h = ks_hash_new();
+
+	ks_hash_str(h, "kernel-scientist runner 1");
+	ks_hash_str(h, version);
+	ks_hash_str(h, harness_sum);
+	hash_compiler(h, argv[0]);
+	/* the output's path is the one word of the command that differs from kernel to kernel */
+	for (char *const *a = argv; *a; a++)
+		ks_hash_str(h, strcmp(*a, out) == 0 ? "-o's file" : *a);
+	hash_env(h);
+	return ks_hash_end(h);
+}
+
+/* dir/key, dir/key.log */
+static void
+entry_paths(const char *dir, const char *key, char **bin, char **log)
+{
+	*bin = ks_easprintf("%s/%s", dir, key);
+	*log = ks_easprintf("%s/%s.log", dir, key);
+}
+
+/* The runner made from the cache at out (executable), and what its compiler printed; 1, or 0 when none is kept. */
+int
+ks_runner_cache_get(const char *key, const char *out, char **printed)
+{
+	char *dir = cache_dir(), *bin, *log;
+	int hit = 0;
+
+	*printed = NULL;
+	if (!dir || !key) {
+		free(dir);
+		return 0;
+	}
+	entry_paths(dir, key, &bin, &log);
+	if (ks_exists(bin) && (*printed = ks_file_read(log, NULL)) && ks_file_copy_atomic(bin, out) == 0 &&
+	    chmod(out, 0755) == 0) {
+		hit = 1;
+		/* used now: not among the entries that go for want of use */
+		utimensat(AT_FDCWD, bin, NULL, 0);
+	} else {
+		free(*printed);
+		*printed = NULL;
+		unlink(out);
+	}
+	free(bin);
+	free(log);
+	free(dir);
+	return hit;
+}
+
+/* Removes the entries of dir unused for UNUSED_DAYS. */
+static void
+prune(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	time_t old = time(NULL) - (time_t)UNUSED_DAYS * 86400;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (e->d_name[0] == '.' || strlen(e->d_name) != 64)
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mtime < old) {
+			char *log = ks_easprintf("%s.log", e->d_name);
+
+			unlinkat(dirfd(d), e->d_name, 0);
+			unlinkat(dirfd(d), log, 0);
+			free(log);
+		}
+	}
+	closedir(d);
+}
+
+/* Keeps the runner at out and what its compiler printed, under key; a failure only costs a later build. */
+void
+ks_runner_cache_put(const char *key, const char *out, const char *printed)
+{
+	char *dir = cache_dir(), *bin, *log;
+
+	if (!dir || !key) {
+		free(dir);
+		return;
+	}
+	prune(dir);
+	entry_paths(dir, key, &bin, &log);
+	/* the log first: a runner kept is one whose log is there */
+	if (ks_file_write_atomic(log, printed ? printed : "", printed ? strlen(printed) : 0) == 0)
+		ks_file_copy_atomic(out, bin);
+	free(bin);
+	free(log);
+	free(dir);
+}
