@@ -182,7 +182,7 @@ ledger_line() {
 
 @test "make estimate N=...: the calls and tokens the generations left would take, by stage, from the ledger; the budget's reach" {
 	# (before: nothing said what a run would cost before it ran)
-	make -s --no-print-directory -C "$KS_ROOT" generation N=1 K=2 POP="$PWD/pop" >/dev/null 2>&1
+	run -0 make -s --no-print-directory -C "$KS_ROOT" generation N=1 K=2 POP="$PWD/pop"
 	{
 		ledger_line select 4000 100
 		ledger_line hypothesize 9000 3000

@@ -6,7 +6,7 @@ load helper/common
 
 setup_file() {
 	# one finished generation 1, copied (with its mtimes) by the tests that only read or extend it
-	make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_FILE_TMPDIR/pop1" N=1 >/dev/null 2>&1
+	make -s --no-print-directory -C "$KS_ROOT" generation POP="$BATS_FILE_TMPDIR/pop1" N=1
 }
 
 setup() {
