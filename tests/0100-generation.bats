@@ -149,20 +149,22 @@ assert_candidate() {
 }
 
 @test "the chain for N=999 K=5: each generation's select.json waits for every bench.json of the one before (order-only)" {
-	# (-q: make nothing; it fails, as /p/run.json is not there, after printing the rules)
-	run make -pq --no-print-directory -C "$KS_ROOT" ks-pipeline POP=/p N=999 K=5
+	# (-q: make nothing; it fails, as /p/run.json is not there, after printing the rules.) Its 226,000
+	# lines are read by grep: bats's run and assert_line over them took 600 s of a 22-minute make test
+	make -pq --no-print-directory -C "$KS_ROOT" ks-pipeline POP=/p N=999 K=5 >rules 2>&1 || true
 	local benches="c0/bench.json /p/gen-GEN/c1/bench.json /p/gen-GEN/c2/bench.json /p/gen-GEN/c3/bench.json /p/gen-GEN/c4/bench.json"
+	rule() { grep -Fxq -- "$1" rules || fail "no line '$1' in make's rules"; }
 	# and each generation's plans: a generation whose plans keep none has no bench to wait for
-	assert_line "ks-pipeline: /p/gen-999/${benches//GEN/999} /p/gen-999/hypotheses.json"
-	assert_line "/p/gen-001/select.json: | /p/gen-000/c0/bench.json"
-	assert_line "/p/gen-002/select.json: | /p/gen-001/${benches//GEN/001} /p/gen-001/hypotheses.json"
-	assert_line "/p/gen-010/select.json: | /p/gen-009/${benches//GEN/009} /p/gen-009/hypotheses.json"
-	assert_line "/p/gen-100/select.json: | /p/gen-099/${benches//GEN/099} /p/gen-099/hypotheses.json"
-	assert_line "/p/gen-999/select.json: | /p/gen-998/${benches//GEN/998} /p/gen-998/hypotheses.json"
-	assert_line "/p/gen-999/c4/candidate.json: /p/gen-999/hypotheses.json"
-	assert_line "/p/gen-000/c0/candidate.json: /p/run.json"
-	refute_line --partial "/p/gen-1000"
-	refute_line --partial "/c5/"
+	rule "ks-pipeline: /p/gen-999/${benches//GEN/999} /p/gen-999/hypotheses.json"
+	rule "/p/gen-001/select.json: | /p/gen-000/c0/bench.json"
+	rule "/p/gen-002/select.json: | /p/gen-001/${benches//GEN/001} /p/gen-001/hypotheses.json"
+	rule "/p/gen-010/select.json: | /p/gen-009/${benches//GEN/009} /p/gen-009/hypotheses.json"
+	rule "/p/gen-100/select.json: | /p/gen-099/${benches//GEN/099} /p/gen-099/hypotheses.json"
+	rule "/p/gen-999/select.json: | /p/gen-998/${benches//GEN/998} /p/gen-998/hypotheses.json"
+	rule "/p/gen-999/c4/candidate.json: /p/gen-999/hypotheses.json"
+	rule "/p/gen-000/c0/candidate.json: /p/run.json"
+	run grep -c -F -e /p/gen-1000 -e /c5/ rules
+	assert_output 0
 }
 
 @test "five generations improve on the seed (the README's claim)" {
