@@ -84,3 +84,12 @@ K
 	assert_output --partial "field \"tolerance\""
 	refute_output --partial "ready"
 }
+
+@test "make check: problem.json that is not JSON is named at the line and column where it stops" {
+	readme_problem
+	# (before: "near byte 262", which no editor goes to)
+	sed -i 's/"dims": \["n"\],/"dims": ["n"]/' ~/problems/histogram/problem.json
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 "ks-init: '$HOME/problems/histogram/problem.json' is not valid JSON (line 9, column 3)"
+	refute_output --partial ready
+}

@@ -97,7 +97,10 @@ int ks_remove_tree(const char *path);   /* rm -r, links not followed; -1 with a 
 int ks_is_dir(const char *path);
 
 /* ks_json.c: the one way JSON comes in and goes out */
-/* what names the text in the error line; NULL parses quietly (a model's reply, a provider's body) */
+/*
+ * what names the text in the error line, which says at which line and column
+ * the parse stopped; NULL parses quietly (a model's reply, a provider's body)
+ */
 cJSON *ks_json_parse(const char *text, size_t len, const char *what);
 cJSON *ks_json_load(const char *path);
 int ks_json_save(const char *path, const cJSON *v);  /* atomic, byte-stable, newline-terminated */
