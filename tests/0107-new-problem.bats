@@ -93,3 +93,25 @@ K
 	assert_line --index 0 "ks-init: '$HOME/problems/histogram/problem.json' is not valid JSON (line 9, column 3)"
 	refute_output --partial ready
 }
+
+@test "make check: a shape's mistake names its entry, and a key that is not one of dims" {
+	readme_problem
+	jset ~/problems/histogram/problem.json '.test_shapes[2] = {"N": 1000}'
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 "ks-init: '$HOME/problems/histogram/problem.json': test_shapes[2]: field \"n\" is missing (\"N\" is not one of dims)"
+	jset ~/problems/histogram/problem.json '.test_shapes[2] = {"n": 1000} | .bench_shapes[1].n = 0'
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 "ks-init: '$HOME/problems/histogram/problem.json': bench_shapes[1]: field \"n\" is not an integer from 1 to 1073741824"
+	jset ~/problems/histogram/problem.json '.bench_shapes[1] = 4194304'
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 "ks-init: '$HOME/problems/histogram/problem.json': bench_shapes[1] is not an object (one integer for each of dims)"
+}
+
+@test "make check: an unknown problem lists the problems there, and KS_KERNELS_DIR" {
+	readme_problem
+	run -2 check PROBLEM=histogramm
+	assert_line --index 0 "ks-init: unknown problem 'histogramm': no '$HOME/problems/histogramm/problem.json'; the problems in '$HOME/problems' (KS_KERNELS_DIR) are histogram"
+	unset KS_KERNELS_DIR
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 --regexp "^ks-init: unknown problem 'histogram': no '$KS_ROOT/kernels/histogram/problem.json'; the problems in '$KS_ROOT/kernels' are ([a-z0-9-]+, )*sgemm(, [a-z0-9-]+)* \(KS_KERNELS_DIR names a folder of problems of your own\)$"
+}
