@@ -107,6 +107,15 @@ K
 	assert_line --index 0 "ks-init: '$HOME/problems/histogram/problem.json': bench_shapes[1] is not an object (one integer for each of dims)"
 }
 
+@test "make check: no task file is named before anything is built" {
+	readme_problem
+	# (before: ready, and the run failed at its first LLM call)
+	rm ~/problems/histogram/task.md
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 "ks-init: '$HOME/problems/histogram/problem.json': field \"task\": '$HOME/problems/histogram/task.md' does not exist"
+	refute_output --partial ready
+}
+
 @test "make check: an unknown problem lists the problems there, and KS_KERNELS_DIR" {
 	readme_problem
 	run -2 check PROBLEM=histogramm
@@ -114,4 +123,17 @@ K
 	unset KS_KERNELS_DIR
 	run -2 check PROBLEM=histogram
 	assert_line --index 0 --regexp "^ks-init: unknown problem 'histogram': no '$KS_ROOT/kernels/histogram/problem.json'; the problems in '$KS_ROOT/kernels' are ([a-z0-9-]+, )*sgemm(, [a-z0-9-]+)* \(KS_KERNELS_DIR names a folder of problems of your own\)$"
+}
+
+@test "make check: a knob written without its colon, or not on a #define, is named by file and line" {
+	readme_problem
+	local seed=~/problems/histogram/seed.c
+	# (before: ready, and the offline proposer, finding no knob, stopped the run at generation 1)
+	sed -i 's|/\* ks-tune: 1 2 4 8 \*/|/* ks-tune 1 2 4 8 */|' $seed
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 "ks-init: '$seed:4': no 'ks-tune:' (with its colon) in it: a tunable parameter is written '#define NAME VALUE /* ks-tune: V1 V2 ... */'"
+	sed -i 's|^#define LANES 1.*|enum { LANES = 1 };	/* ks-tune: 1 2 4 8 */|' $seed
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 "ks-init: '$seed:4': 'ks-tune:' on a line that is not a #define: a tunable parameter is written '#define NAME VALUE /* ks-tune: V1 V2 ... */'"
+	refute_output --partial ready
 }

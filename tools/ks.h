@@ -691,6 +691,13 @@ struct ks_param {
 };
 /* Fills at most max params from the source; returns how many. */
 int ks_tune_parse(const char *src, struct ks_param *p, int max);
+/*
+ * The first line of src meant as a knob that declares no parameter
+ * ("ks-tune 8 16" without its colon, "ks-tune:" on a line that is no
+ * #define): what is wrong with it, a constant string, and its number in
+ * *lineno; NULL when there is none.  Prose that names ks-tune is no knob.
+ */
+const char *ks_tune_lint(const char *src, long *lineno);
 long ks_tune_get(const struct ks_param *p, int n, const char *name, long dflt);
 /* Returns a new source with the values of the named defines replaced; NULL when one is absent. */
 char *ks_tune_apply(const char *src, const char *const *names, const long *values, int n);
