@@ -137,3 +137,13 @@ K
 	assert_line --index 0 "ks-init: '$seed:4': 'ks-tune:' on a line that is not a #define: a tunable parameter is written '#define NAME VALUE /* ks-tune: V1 V2 ... */'"
 	refute_output --partial ready
 }
+
+@test "make check: a seed without a knob is not ready for the offline proposer; with a model it is" {
+	readme_problem
+	sed -i 's|[[:space:]]*/\* ks-tune:.*\*/||' ~/problems/histogram/seed.c
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 --regexp "^problem histogram, target cpu: not ready: the seed is correct \([0-9.]+ us\), but declares no tunable parameter, and no model is set \(KS_MODEL\): the offline proposer would have nothing to change in generation 1 \(mark one '#define NAME VALUE /\* ks-tune: V1 V2 \.\.\. \*/', or set a model\)$"
+	# a model makes the plans: no knob is needed (no request is made)
+	KS_LLM_URL=http://127.0.0.1:9/v1 KS_LLM_API_KEY=k KS_MODEL=m run -0 check PROBLEM=histogram
+	assert_output --regexp '^problem histogram, target cpu: ready: '
+}
