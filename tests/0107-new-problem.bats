@@ -147,3 +147,16 @@ K
 	KS_LLM_URL=http://127.0.0.1:9/v1 KS_LLM_API_KEY=k KS_MODEL=m run -0 check PROBLEM=histogram
 	assert_output --regexp '^problem histogram, target cpu: ready: '
 }
+
+@test "make check: a harness's global name that is not ks_... is named with its file" {
+	readme_problem
+	# (before: ready: the rule of the README's "Names" went unchecked)
+	printf 'int\nhistogram_bins(void)\n{\n\treturn 256;\n}\n' >>~/problems/histogram/harness.c
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 "ks-build: '$HOME/problems/histogram/harness.c' defines the global symbol 'histogram_bins': a harness's names that are not static start with ks_ (the reference's hold _reference), which no kernel may use"
+	refute_output --partial ready
+	readme_problem
+	printf 'int glue_calls;\n' >>~/problems/histogram/call.c
+	run -2 check PROBLEM=histogram
+	assert_line --index 0 --partial "ks-build: '$HOME/problems/histogram/call.c' defines the global symbol 'glue_calls'"
+}

@@ -639,6 +639,18 @@ char *ks_compile_refusal(const struct ks_compile_job *j);
  * message when the compiler could not be run at all.
  */
 int ks_compile(const struct ks_compile_job *j, cJSON *rec);
+/* 1 when the target's compiler is there to run (a path that is executable, or a name on PATH) */
+int ks_compiler_found(const struct ks_target *t);
+/* The compiler and its options for the target and problem, before any source; *n of them, NULL-terminated */
+char **ks_compile_options(const struct ks_compile_job *j, size_t *n);
+/*
+ * ks_names.c: each harness and call-glue source of the problem compiled
+ * alone, and the global names its object defines checked: each starts
+ * with ks_ or holds _reference, the names the static check keeps
+ * kernels from.  0 when they do (or a source did not compile: the build
+ * says why); -1 after a line that names the file and the symbol.
+ */
+int ks_names_check(const struct ks_compile_job *j);
 /* 1 when the problem is built as a judge and a worker (problem.json "worker_sources") */
 int ks_problem_judged(const struct ks_problem *p);
 /* The worker beside a judge's runner: the same folder, "worker"; allocated */
