@@ -87,7 +87,7 @@ setup() {
 @test "a malformed run.json is named in one error line" {
 	mkdir pop && echo '{"problem": "sgemm", ' > pop/run.json
 	run -1 ks-init pop
-	assert_output "ks-init: 'pop/run.json' is not valid JSON (near byte 22)"
+	assert_output "ks-init: 'pop/run.json' is not valid JSON (line 2, column 1)"
 }
 
 # myproblem JQ: kernels/ with a copy of sgemm named mine, its problem.json through JQ

@@ -276,7 +276,7 @@ offline rule: g000c0 is the only correct kernel (123.5 us), so it is both base a
 	cp pop/gen-002/select.json old.json
 	printf '{"status": "ok", ' > pop/gen-001/c1/bench.json
 	run -1 ks-select pop/gen-002
-	assert_output --regexp "^ks-select: 'pop/gen-001/c1/bench.json' is not valid JSON \(near byte [0-9]+\)$"
+	assert_output --regexp "^ks-select: 'pop/gen-001/c1/bench.json' is not valid JSON \(line [0-9]+, column [0-9]+\)$"
 	cmp old.json pop/gen-002/select.json
 	assert_no_temp_files pop
 }
@@ -285,7 +285,7 @@ offline rule: g000c0 is the only correct kernel (123.5 us), so it is both base a
 	three_kernels
 	echo '[1, 2' > pop/gen-000/c0/candidate.json
 	run -1 ks-select pop/gen-002
-	assert_output --regexp "^ks-select: 'pop/gen-000/c0/candidate.json' is not valid JSON \(near byte [0-9]+\)$"
+	assert_output --regexp "^ks-select: 'pop/gen-000/c0/candidate.json' is not valid JSON \(line [0-9]+, column [0-9]+\)$"
 	assert_file_not_exists pop/gen-002/select.json
 }
 

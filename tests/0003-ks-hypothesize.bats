@@ -299,7 +299,7 @@ BK 32 -> 64 (expected +82%: 1 pair(s) of measured kernels differing only in BK: 
 	cp pop/gen-001/hypotheses.json old.json
 	printf '{"base": "g000c0", "reference": ' > pop/gen-001/select.json
 	run -1 ks-hypothesize pop/gen-001
-	assert_output --regexp "^ks-hypothesize: 'pop/gen-001/select.json' is not valid JSON \(near byte [0-9]+\)$"
+	assert_output --regexp "^ks-hypothesize: 'pop/gen-001/select.json' is not valid JSON \(line [0-9]+, column [0-9]+\)$"
 	cmp old.json pop/gen-001/hypotheses.json
 	assert_no_temp_files pop
 }

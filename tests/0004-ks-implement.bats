@@ -174,7 +174,7 @@ BM 16 -> 64, UNROLL 1 -> 4'
 	cp pop/gen-001/c0/candidate.json old.json
 	printf '{"avenues": ["a"], "plans": [' > pop/gen-001/hypotheses.json
 	run -1 ks-implement pop/gen-001/c0
-	assert_output --regexp "^ks-implement: 'pop/gen-001/hypotheses.json' is not valid JSON \(near byte [0-9]+\)$"
+	assert_output --regexp "^ks-implement: 'pop/gen-001/hypotheses.json' is not valid JSON \(line [0-9]+, column [0-9]+\)$"
 	cmp old.c pop/gen-001/c0/kernel.c
 	cmp old.json pop/gen-001/c0/candidate.json
 	assert_no_temp_files pop

@@ -134,7 +134,7 @@ gcc"
 @test "ks-build names a malformed run.json" {
 	printf '{"problem": "sgemm", "target": ' > pop/run.json
 	run -1 ks-build $C
-	assert_output --regexp "^ks-build: 'pop/run.json' is not valid JSON \(near byte [0-9]+\)$"
+	assert_output --regexp "^ks-build: 'pop/run.json' is not valid JSON \(line [0-9]+, column [0-9]+\)$"
 	assert_file_not_exists $C/build.json
 }
 

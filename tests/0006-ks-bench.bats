@@ -413,7 +413,7 @@ $(n_bench_shapes)"
 	use seeded
 	printf '{"ok": tru' > $C/build.json
 	run -1 ks-bench $C
-	assert_output --regexp "^ks-bench: '$C/build.json' is not valid JSON \(near byte [0-9]+\)$"
+	assert_output --regexp "^ks-bench: '$C/build.json' is not valid JSON \(line [0-9]+, column [0-9]+\)$"
 	echo '{"ok": "yes"}' > $C/build.json
 	run -1 ks-bench $C
 	assert_output "ks-bench: '$C/build.json': field \"ok\" is not a boolean"

@@ -114,7 +114,7 @@ T
 	run -1 --separate-stderr ks-report pop
 	assert_line --regexp '^g001c2 +- +- +unreadable +- +- '
 	assert_line --regexp '^g001c0 +g000c0 +g000c0 +ok '
-	[[ $stderr =~ ^"ks-report: 'pop/gen-001/c2/bench.json' is not valid JSON (near byte "[0-9]+")"$ ]] || fail "stderr: $stderr"
+	[[ $stderr =~ ^"ks-report: 'pop/gen-001/c2/bench.json' is not valid JSON (line "[0-9]+", column "[0-9]+")"$ ]] || fail "stderr: $stderr"
 }
 
 @test "ks-report names a bench.json without a status" {

@@ -119,7 +119,7 @@ spoil() {
 @test "ks-report shows a candidate whose files do not load as unreadable, names the file, and goes on (exit 1)" {
 	printf '{"id": ' >$C/bench.json
 	run -1 --separate-stderr ks-report pop
-	assert_equal "$stderr" "ks-report: '$C/bench.json' is not valid JSON (near byte 7)"
+	assert_equal "$stderr" "ks-report: '$C/bench.json' is not valid JSON (line 1, column 8)"
 	assert_line --regexp '^g000c0 +- +- +unreadable +- +- '
 	assert_line "pop: generations 0..0, 1 kernels, 0 correct"
 }

@@ -51,7 +51,7 @@ setup() {
 @test "a malformed run.json stops the run with its name" {
 	mkdir pop && printf '{"problem": "sgemm", "target": "cpu", "k": 3' >pop/run.json
 	run -2 gen N=1
-	assert_line "ks-init: '$BATS_TEST_TMPDIR/pop/run.json' is not valid JSON (near byte 44)"
+	assert_line "ks-init: '$BATS_TEST_TMPDIR/pop/run.json' is not valid JSON (line 1, column 45)"
 	assert_file_not_exists pop/gen-000
 }
 
@@ -66,7 +66,7 @@ setup() {
 	mkdir -p pop/gen-001
 	echo '{"base": "g000c0", "reference": }' >pop/gen-001/select.json
 	run -2 gen N=1
-	assert_line "ks-hypothesize: '$BATS_TEST_TMPDIR/pop/gen-001/select.json' is not valid JSON (near byte 32)"
+	assert_line "ks-hypothesize: '$BATS_TEST_TMPDIR/pop/gen-001/select.json' is not valid JSON (line 1, column 33)"
 	assert_file_not_exists pop/gen-001/hypotheses.json
 	rm pop/gen-001/select.json
 	run -0 gen N=1

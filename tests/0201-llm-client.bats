@@ -406,7 +406,7 @@ EOF
 	echo '{"models": [' >pop/llm-adapt.json
 	rm pop/gen-001/select.json
 	run -1 ks-select pop/gen-001
-	assert_output "ks-select: 'pop/llm-adapt.json' is not valid JSON (near byte 13)"
+	assert_output "ks-select: 'pop/llm-adapt.json' is not valid JSON (line 2, column 1)"
 	assert_equal "$(llm_requests)" 6
 	run grep -rl test-key-123 pop
 	assert_output ""

@@ -332,5 +332,5 @@ light_problem() {
 	assert_output --regexp "^the kernel uses OpenMP, which this problem forbids \('#pragma omp' on line [0-9]+\)$"
 	sed -i 's/"pattern": "#pragma\[\[:space:\]\]+omp"/"pattern": "(unclosed"/' kernels/sgemm/problem.json
 	run -1 ks-build pop/gen-000/c0
-	assert_output "ks-build: '$PWD/kernels/sgemm/problem.json': field \"forbidden\": each entry needs a \"pattern\" (an extended regular expression) and may have a \"why\" (text)"
+	assert_output "ks-build: '$PWD/kernels/sgemm/problem.json': forbidden[0]: \"pattern\" '(unclosed' is not an extended regular expression (Unmatched ( or \\()"
 }

@@ -87,14 +87,48 @@ names_prefix(const char *code, const char *prefix)
 }
 
 /*
- * The seed kernel is there and defines the entry point, each harness
- * source is there, and one of them names the reference
- * <entry_name>_reference...: mistakes of a new problem named before a
- * run, not met as a seed recorded incorrect.  The reference's name
- * matters: the static check keeps kernels from calling names with
- * _reference in them, and any other name would be theirs to call.
- * Target external runs no harness here (its evaluator has its own): its
- * problem needs the seed alone.
+ * The seed's knobs as the offline proposer reads them: a line meant as
+ * one that is not (a colon left out) would be passed over without a
+ * word, and the search would have nothing, or less, to turn.
+ */
+static int
+knobs_valid(const char *path, const char *code)
+{
+	long line;
+	const char *why = ks_tune_lint(code, &line);
+
+	if (why)
+		ks_warnx("'%s:%ld': %s: a tunable parameter is written '#define NAME VALUE /* ks-tune: V1 V2 ... */'",
+		    path, line, why);
+	return why == NULL;
+}
+
+/*
+ * The task a model reads is there: without it the first LLM call fails,
+ * a generation into the run.
+ */
+static int
+task_valid(const struct ks_problem *p)
+{
+	char *path = ks_problem_file(p, "task");
+	int ok = path && ks_exists(path);
+
+	if (path && !ok)
+		ks_warnx("'%s': field \"task\": '%s' does not exist", p->path, path);
+	free(path);
+	return ok;
+}
+
+/*
+ * The seed kernel is there, defines the entry point and writes its knobs
+ * well, the task is there, each harness source is there, and one of them
+ * names the reference <entry_name>_reference...: mistakes of a new
+ * problem named before a run, not met as a seed recorded incorrect or a
+ * stage that fails generations later.  The reference's name matters: the
+ * static check keeps kernels from calling names with _reference in them,
+ * and any other name would be theirs to call.  Target external runs no
+ * harness here (its evaluator has its own): its problem needs the seed
+ * and the task alone.
  */
 static int
 problem_files_valid(const struct ks_problem *p, int external)
@@ -109,6 +143,7 @@ problem_files_valid(const struct ks_problem *p, int external)
 		    p->entry_name);
 		ok = 0;
 	}
+	ok = ok && knobs_valid(path, code) && task_valid(p);
 	free(code);
 	free(path);
 	if (external) {

@@ -608,9 +608,32 @@ print_exhausted(const char *root)
 }
 
 /*
+ * 1 when generation 1 would fail: the offline proposer makes its plans
+ * (run.json records no model for ks-hypothesize: ks-init wrote it from
+ * the same settings a moment before) and the seed declares no knob for
+ * it to turn.  With a model the seed needs none.
+ */
+static int
+knobless_offline(const struct ks_run *run, const struct ks_cand *seed)
+{
+	const cJSON *models = cJSON_GetObjectItemCaseSensitive(run->json, "models");
+	const char *model = ks_json_str(models, "hypothesize", NULL);
+	struct ks_param knob;
+	char *code;
+	int knobs;
+
+	if (!model || strcmp(model, "offline") != 0 || !(code = ks_cand_code(seed)))
+		return 0;
+	knobs = ks_tune_parse(code, &knob, 1);
+	free(code);
+	return knobs == 0;
+}
+
+/*
  * -s: the seed's verdict, as make check prints it: the problem and target,
  * then ready with the score, or what went wrong (with the compiler's
- * first lines when it did not build).  Returns 0 when the seed is ok.
+ * first lines when it did not build), or not ready when generation 1
+ * would find no knob to turn.  Returns 0 when the seed is ready.
  */
 static int
 print_seed(const struct ks_run *run, const struct ks_cand *c, size_t n)
@@ -630,10 +653,16 @@ print_seed(const struct ks_run *run, const struct ks_cand *c, size_t n)
 		printf("the seed has not been benched\n");
 		return 1;
 	}
-	if (strcmp(seed->status, "ok") == 0) {
+	if (strcmp(seed->status, "ok") == 0 && !knobless_offline(run, seed)) {
 		printf("ready: the seed builds, is correct on the %d test shapes and scores %.1f us on the %d "
 		    "benchmark shapes\n", ntests, seed->score_us, nbenches);
 		return 0;
+	}
+	if (strcmp(seed->status, "ok") == 0) {
+		printf("not ready: the seed is correct (%.1f us), but declares no tunable parameter, and no model is set "
+		    "(KS_MODEL): the offline proposer would have nothing to change in generation 1 (mark one "
+		    "'#define NAME VALUE /* ks-tune: V1 V2 ... */', or set a model)\n", seed->score_us);
+		return 1;
 	}
 	printf("the seed is %s: %s\n", seed->status, seed->bench.message ? seed->bench.message : "no message");
 	if (strcmp(seed->status, "build_failed") == 0 || strcmp(seed->status, "rejected") == 0) {

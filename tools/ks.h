@@ -97,7 +97,10 @@ int ks_remove_tree(const char *path);   /* rm -r, links not followed; -1 with a 
 int ks_is_dir(const char *path);
 
 /* ks_json.c: the one way JSON comes in and goes out */
-/* what names the text in the error line; NULL parses quietly (a model's reply, a provider's body) */
+/*
+ * what names the text in the error line, which says at which line and column
+ * the parse stopped; NULL parses quietly (a model's reply, a provider's body)
+ */
 cJSON *ks_json_parse(const char *text, size_t len, const char *what);
 cJSON *ks_json_load(const char *path);
 int ks_json_save(const char *path, const cJSON *v);  /* atomic, byte-stable, newline-terminated */
@@ -636,6 +639,18 @@ char *ks_compile_refusal(const struct ks_compile_job *j);
  * message when the compiler could not be run at all.
  */
 int ks_compile(const struct ks_compile_job *j, cJSON *rec);
+/* 1 when the target's compiler is there to run (a path that is executable, or a name on PATH) */
+int ks_compiler_found(const struct ks_target *t);
+/* The compiler and its options for the target and problem, before any source; *n of them, NULL-terminated */
+char **ks_compile_options(const struct ks_compile_job *j, size_t *n);
+/*
+ * ks_names.c: each harness and call-glue source of the problem compiled
+ * alone, and the global names its object defines checked: each starts
+ * with ks_ or holds _reference, the names the static check keeps
+ * kernels from.  0 when they do (or a source did not compile: the build
+ * says why); -1 after a line that names the file and the symbol.
+ */
+int ks_names_check(const struct ks_compile_job *j);
 /* 1 when the problem is built as a judge and a worker (problem.json "worker_sources") */
 int ks_problem_judged(const struct ks_problem *p);
 /* The worker beside a judge's runner: the same folder, "worker"; allocated */
@@ -698,6 +713,13 @@ struct ks_param {
 };
 /* Fills at most max params from the source; returns how many. */
 int ks_tune_parse(const char *src, struct ks_param *p, int max);
+/*
+ * The first line of src meant as a knob that declares no parameter
+ * ("ks-tune 8 16" without its colon, "ks-tune:" on a line that is no
+ * #define): what is wrong with it, a constant string, and its number in
+ * *lineno; NULL when there is none.  Prose that names ks-tune is no knob.
+ */
+const char *ks_tune_lint(const char *src, long *lineno);
 long ks_tune_get(const struct ks_param *p, int n, const char *name, long dflt);
 /* Returns a new source with the values of the named defines replaced; NULL when one is absent. */
 char *ks_tune_apply(const char *src, const char *const *names, const long *values, int n);

@@ -54,9 +54,8 @@ add_defaults(char ***argv, size_t *n, const struct ks_problem *p)
 	free(benches);
 }
 
-/* The compiler and its options for the target and problem, before any source. */
-static char **
-options_argv(const struct ks_compile_job *j, size_t *n)
+char **
+ks_compile_options(const struct ks_compile_job *j, size_t *n)
 {
 	char *kdir = ks_kernels_dir(), **argv = NULL, *arch = ks_target_arch_flag(j->target);
 
@@ -102,7 +101,7 @@ program_argv(const struct ks_compile_job *j, const char *const *common, const ch
 	const cJSON *src;
 	size_t n;
 
-	argv = options_argv(j, &n);
+	argv = ks_compile_options(j, &n);
 	for (const char *const *c = common; *c; c++)
 		ks_argv_add(&argv, &n, ks_easprintf("%s/common/%s", kdir, *c));
 	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(j->prob->json, key))
@@ -491,7 +490,7 @@ static char *
 expanded(const struct ks_compile_job *j, const char *dir)
 {
 	size_t n;
-	char **argv = options_argv(j, &n), *out = ks_easprintf("%s/expanded", dir), *text;
+	char **argv = ks_compile_options(j, &n), *out = ks_easprintf("%s/expanded", dir), *text;
 	struct ks_proc_opts o = { 0 };
 	struct ks_proc_result r;
 	struct ks_buf b = { 0 };
@@ -763,7 +762,7 @@ static char *
 imports_refusal(const struct ks_compile_job *j, const char *dir)
 {
 	size_t n;
-	char **argv = options_argv(j, &n), *obj = ks_easprintf("%s/kernel.o", dir), *why = NULL, *syms = NULL;
+	char **argv = ks_compile_options(j, &n), *obj = ks_easprintf("%s/kernel.o", dir), *why = NULL, *syms = NULL;
 	struct ks_proc_opts o = { 0 };
 	struct ks_proc_result r;
 
@@ -856,21 +855,33 @@ blank_shim_names(const struct ks_compile_job *j, char *text)
 	free(kdir);
 }
 
+int
+ks_compiler_found(const struct ks_target *t)
+{
+	const char *cc = ks_target_compiler(t);
+	char *found;
+	int ok;
+
+	if (strchr(cc, '/'))
+		return access(cc, X_OK) == 0;
+	found = ks_find_in_path(cc);
+	ok = found != NULL;
+	free(found);
+	return ok;
+}
+
 char *
 ks_compile_refusal(const struct ks_compile_job *j)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *dir = ks_easprintf("%s/ks-check.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp"), *text, *why = NULL;
 	const cJSON *forbidden = cJSON_GetObjectItemCaseSensitive(j->prob->json, "forbidden");
-	const char *cc = ks_target_compiler(j->target);
-	char *found = strchr(cc, '/') ? (access(cc, X_OK) == 0 ? ks_estrdup(cc) : NULL) : ks_find_in_path(cc);
 
 	/* no compiler: the build itself says so, once */
-	if (!found) {
+	if (!ks_compiler_found(j->target)) {
 		free(dir);
 		return NULL;
 	}
-	free(found);
 	if (!mkdtemp(dir)) {
 		ks_warn("cannot make a temporary directory '%s'", dir);
 		free(dir);

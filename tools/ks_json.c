@@ -6,17 +6,35 @@
 
 #include "ks.h"
 
+/*
+ * Where cJSON stopped, as an editor shows it: the line, and the column in
+ * characters (UTF-8 continuation bytes are not counted), both from 1.
+ */
+static void
+where(const char *text, size_t off, size_t *line, size_t *col)
+{
+	*line = *col = 1;
+	for (size_t i = 0; i < off; i++)
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+			(*col)++;
+		}
+}
+
 cJSON *
 ks_json_parse(const char *text, size_t len, const char *what)
 {
 	const char *end = NULL;
+	size_t line, col;
 	cJSON *v;
 
 	/* The length form with require_null_terminated rejects trailing junk. */
 	v = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
 	if (!v && what) {
-		size_t off = end && end >= text ? (size_t)(end - text) : 0;
-		ks_warnx("'%s' is not valid JSON (near byte %zu)", what, off);
+		where(text, end && end >= text && end <= text + len ? (size_t)(end - text) : 0, &line, &col);
+		ks_warnx("'%s' is not valid JSON (line %zu, column %zu)", what, line, col);
 	}
 	return v;
 }

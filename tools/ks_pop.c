@@ -200,22 +200,89 @@ valid_problem_name(const char *name)
 	return 1;
 }
 
+/* dims: each a name, so that a shape's fields can be looked up by it */
+static int
+dims_valid(const struct ks_problem *p)
+{
+	const cJSON *d;
+	int i = 0;
+
+	cJSON_ArrayForEach(d, p->dims) {
+		if (!cJSON_IsString(d) || !*d->valuestring) {
+			ks_warnx("'%s': dims[%d] is not a name (a string such as \"M\")", p->path, i);
+			return 0;
+		}
+		i++;
+	}
+	return 1;
+}
+
+/* The first field of shape that is neither one of dims nor a shape's own setting, or NULL. */
+static const char *
+stray_field(const struct ks_problem *p, const cJSON *shape)
+{
+	const cJSON *f, *d;
+
+	cJSON_ArrayForEach(f, shape) {
+		int known = strcmp(f->string, "seed") == 0 || strcmp(f->string, "sol_us") == 0;
+
+		cJSON_ArrayForEach(d, p->dims)
+			known |= strcmp(f->string, d->valuestring) == 0;
+		if (!known)
+			return f->string;
+	}
+	return NULL;
+}
+
+/*
+ * Field name of shape key[i], an integer from lo to hi; a mistake named
+ * by its entry ("test_shapes[1]: field \"rows\" is missing"), since
+ * every shape has the same fields.
+ */
+static int
+shape_int(const struct ks_problem *p, const char *key, int i, const cJSON *shape, const char *name, long lo,
+    long hi)
+{
+	const char *stray;
+	long v;
+
+	if (!cJSON_GetObjectItemCaseSensitive(shape, name)) {
+		if ((stray = stray_field(p, shape)))
+			ks_warnx("'%s': %s[%d]: field \"%s\" is missing (\"%s\" is not one of dims)", p->path, key, i,
+			    name, stray);
+		else
+			ks_warnx("'%s': %s[%d]: field \"%s\" is missing", p->path, key, i, name);
+		return 0;
+	}
+	if (ks_json_int(shape, name, NULL, lo, hi, &v) < 0) {
+		ks_warnx("'%s': %s[%d]: field \"%s\" is not an integer from %ld to %ld", p->path, key, i, name, lo, hi);
+		return 0;
+	}
+	return 1;
+}
+
+/* Each shape of key: an object with an integer >= 1 for each of dims, and perhaps a seed of its own. */
 static int
 shapes_valid(const struct ks_problem *p, const cJSON *shapes, const char *key)
 {
 	const cJSON *s, *d;
+	int i = 0;
 
 	if (cJSON_GetArraySize(shapes) < 1) {
 		ks_warnx("'%s': field \"%s\" holds no shape", p->path, key);
 		return 0;
 	}
 	cJSON_ArrayForEach(s, shapes) {
-		cJSON_ArrayForEach(d, p->dims) {
-			long v;
-
-			if (!cJSON_IsString(d) || ks_json_int(s, d->valuestring, p->path, 1, 1L << 30, &v) < 0)
-				return 0;
+		if (!cJSON_IsObject(s)) {
+			ks_warnx("'%s': %s[%d] is not an object (one integer for each of dims)", p->path, key, i);
+			return 0;
 		}
+		cJSON_ArrayForEach(d, p->dims)
+			if (!shape_int(p, key, i, s, d->valuestring, 1, 1L << 30))
+				return 0;
+		if (cJSON_GetObjectItemCaseSensitive(s, "seed") && !shape_int(p, key, i, s, "seed", 0, 1L << 62))
+			return 0;
+		i++;
 	}
 	return 1;
 }
@@ -226,6 +293,8 @@ forbidden_valid(const struct ks_problem *p)
 {
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(p->json, "forbidden"), *r;
 	regex_t re;
+	char err[128];
+	int i = 0, rc;
 
 	if (!f)
 		return 1;
@@ -237,13 +306,19 @@ forbidden_valid(const struct ks_problem *p)
 		const cJSON *pat = cJSON_GetObjectItemCaseSensitive(r, "pattern");
 		const cJSON *why = cJSON_GetObjectItemCaseSensitive(r, "why");
 
-		if (!cJSON_IsString(pat) || (why && !cJSON_IsString(why)) ||
-		    regcomp(&re, pat->valuestring, REG_EXTENDED | REG_NEWLINE | REG_NOSUB) != 0) {
-			ks_warnx("'%s': field \"forbidden\": each entry needs a \"pattern\" (an extended regular "
-			    "expression) and may have a \"why\" (text)", p->path);
+		if (!cJSON_IsString(pat) || (why && !cJSON_IsString(why))) {
+			ks_warnx("'%s': forbidden[%d]: each entry needs a \"pattern\" (an extended regular expression) and "
+			    "may have a \"why\" (text)", p->path, i);
+			return 0;
+		}
+		if ((rc = regcomp(&re, pat->valuestring, REG_EXTENDED | REG_NEWLINE | REG_NOSUB)) != 0) {
+			regerror(rc, &re, err, sizeof err);
+			ks_warnx("'%s': forbidden[%d]: \"pattern\" '%s' is not an extended regular expression (%s)", p->path,
+			    i, pat->valuestring, err);
 			return 0;
 		}
 		regfree(&re);
+		i++;
 	}
 	return 1;
 }
@@ -279,6 +354,50 @@ check_valid(const struct ks_problem *p)
 	return 1;
 }
 
+/* The problems of kdir, its folders that hold a problem.json: "a, b, c", or NULL when none; allocated */
+static char *
+problems_in(const char *kdir)
+{
+	struct dirent **names;
+	struct ks_buf b = { 0 };
+	int n = scandir(kdir, &names, NULL, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		char *path = ks_easprintf("%s/%s/problem.json", kdir, names[i]->d_name);
+
+		if (valid_problem_name(names[i]->d_name) && ks_exists(path))
+			ks_buf_printf(&b, "%s%s", b.len ? ", " : "", names[i]->d_name);
+		free(path);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	return b.s;
+}
+
+/*
+ * A problem that is not there: which are, and where they were looked
+ * for, so that a misspelt name or a KS_KERNELS_DIR not set (or set to
+ * another folder) shows at once.
+ */
+static void
+unknown_problem(const struct ks_problem *p, const char *kdir)
+{
+	const char *env = getenv("KS_KERNELS_DIR");
+	const char *why = env && *env ? " (KS_KERNELS_DIR)" : "";
+	const char *hint = env && *env ? "" : " (KS_KERNELS_DIR names a folder of problems of your own)";
+	char *known = problems_in(kdir);
+
+	if (known)
+		ks_warnx("unknown problem '%s': no '%s'; the problems in '%s'%s are %s%s", p->name, p->path, kdir, why,
+		    known, hint);
+	else if (!ks_is_dir(kdir))
+		ks_warnx("unknown problem '%s': no '%s'; '%s'%s is no folder%s", p->name, p->path, kdir, why, hint);
+	else
+		ks_warnx("unknown problem '%s': no '%s'; '%s'%s holds no problem%s", p->name, p->path, kdir, why, hint);
+	free(known);
+}
+
 int
 ks_problem_load(const char *name, struct ks_problem *p)
 {
@@ -294,7 +413,7 @@ ks_problem_load(const char *name, struct ks_problem *p)
 	p->dir = ks_easprintf("%s/%s", kdir, name);
 	p->path = ks_easprintf("%s/problem.json", p->dir);
 	if (!ks_exists(p->path)) {
-		ks_warnx("unknown problem '%s': no '%s'", name, p->path);
+		unknown_problem(p, kdir);
 		free(kdir);
 		goto fail;
 	}
@@ -310,7 +429,7 @@ ks_problem_load(const char *name, struct ks_problem *p)
 	    !ks_json_arr(p->json, "targets", p->path) ||
 	    !ks_json_arr(p->json, "harness_sources", p->path))
 		goto fail;
-	if (!shapes_valid(p, p->test_shapes, "test_shapes") ||
+	if (!dims_valid(p) || !shapes_valid(p, p->test_shapes, "test_shapes") ||
 	    !shapes_valid(p, p->bench_shapes, "bench_shapes") || !forbidden_valid(p) || !check_valid(p))
 		goto fail;
 	/* optional: the call glue of a judge's problem (kernels/common/ks_judge.h) */

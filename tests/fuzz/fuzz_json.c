@@ -2,8 +2,9 @@
  * fuzz_json.c - libFuzzer target: any bytes through the strict JSON reader,
  * the validators of what the stages hand each other (hypotheses.json),
  * the loader of every stage file and the usage ledger (the bytes as the
- * file), and through ks-build's static check, which reads untrusted
- * source.  Built and run by "make fuzz" under ASan and UBSan.
+ * file), and through ks-build's static check and the knob parser
+ * (ks_tune.c: the offline proposer reads a model's kernel), which read
+ * untrusted source.  Built and run by "make fuzz" under ASan and UBSan.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -68,6 +69,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = malloc(size + 1), *why = NULL;
+	struct ks_param knobs[8];
+	long line;
 	cJSON *h;
 
 	memcpy(text, data, size);
@@ -83,6 +86,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	load_as_files(text, size);
 	free(ks_static_check(text, NULL));
+	ks_tune_parse(text, knobs, 8);
+	ks_tune_lint(text, &line);
 	free(text);
 	return 0;
 }
