@@ -674,13 +674,17 @@ char *ks_harness_sha256(const struct ks_problem *p);
 
 /*
  * ks_runner_cache.c: the judge's runner kept by what its compiler sees
- * (KS_BUILD_CACHE; off: none).  The key (NULL: none) of argv, whose output
- * is out; get makes out from the cache (1) and gives what the compiler
- * printed (caller frees), or returns 0; put keeps out and printed.
+ * (KS_BUILD_CACHE; off: none).  The key of what ("runner", a check's
+ * name) made by argv, whose output is out; get makes out from the cache
+ * (1) and gives what the compiler printed (caller frees), or returns 0;
+ * put keeps out and printed.  checked: 1 when check_passed marked key.
  */
-char *ks_runner_cache_key(char *const *argv, const char *out, const char *version, const char *harness_sum);
+char *ks_runner_cache_key(const char *what, char *const *argv, const char *out, const char *version,
+    const char *harness_sum);
 int ks_runner_cache_get(const char *key, const char *out, char **printed);
 void ks_runner_cache_put(const char *key, const char *out, const char *printed);
+int ks_runner_cache_checked(const char *key);
+void ks_runner_cache_check_passed(const char *key);
 
 /* ks_bound.c: the speed of light of a shape, from problem.json "bound" */
 /* The value of a sum of products of numbers and the shape's dims ("2*m*n*k"); -1 when expr is not one. */

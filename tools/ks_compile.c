@@ -451,7 +451,7 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec)
 	/* Only programs of this very build may stand as the runner (and its worker). */
 	for (int i = 0; i < PLAN_PROGRAMS; i++)
 		unlink(b.out[i]);
-	rkey = ks_runner_cache_key(b.argv[1], b.out[1], version, hsum);
+	rkey = ks_runner_cache_key("runner", b.argv[1], b.out[1], version, hsum);
 	if ((ok = run_plan(j, &b, rkey, &r, &cached)) < 0)
 		goto out;
 	diag = ks_compile_diagnostics(j->log, &r, ok, "compiler");

@@ -139,25 +139,52 @@ sources_clear(const struct ks_compile_job *j, const char *key, const char *dir)
 	return rc;
 }
 
+/*
+ * The key of this check of this harness by this compiler with these
+ * options (ks_runner_cache.c), or NULL: a harness checked once is not
+ * compiled file by file again by each run's seed (nvcc takes seconds a file).
+ */
+static char *
+check_key(const struct ks_compile_job *j)
+{
+	size_t n;
+	char **argv = ks_compile_options(j, &n), *version = ks_compile_version(argv[0]);
+	char *hsum = version ? ks_harness_sha256(j->prob) : NULL, *key = NULL;
+
+	if (hsum)
+		key = ks_runner_cache_key("harness names", argv, "", version, hsum);
+	ks_argv_free(argv);
+	free(version);
+	free(hsum);
+	return key;
+}
+
 int
 ks_names_check(const struct ks_compile_job *j)
 {
 	const char *tmp = getenv("TMPDIR");
-	char *dir = ks_easprintf("%s/ks-names.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	char *dir, *key;
 	int rc;
 
 	/* no compiler: the build itself says so, once */
-	if (!ks_compiler_found(j->target)) {
-		free(dir);
+	if (!ks_compiler_found(j->target))
+		return 0;
+	if ((key = check_key(j)) && ks_runner_cache_checked(key)) {
+		free(key);
 		return 0;
 	}
+	dir = ks_easprintf("%s/ks-names.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		ks_warn("cannot make a temporary directory '%s'", dir);
 		free(dir);
+		free(key);
 		return -1;
 	}
 	rc = sources_clear(j, "harness_sources", dir) == 0 && sources_clear(j, "worker_sources", dir) == 0 ? 0 : -1;
+	if (rc == 0)
+		ks_runner_cache_check_passed(key);
 	ks_remove_tree(dir);
 	free(dir);
+	free(key);
 	return rc;
 }

@@ -10,7 +10,9 @@
  * and the file it runs: path, size, time), the command but its -o, the
  * harness's files (ks_harness_sha256), and the environment the compiler
  * is given (ks_env_kept).  What the compiler printed is kept beside it and
- * goes into the build's log as if it had run.
+ * goes into the build's log as if it had run.  A check of the harness that
+ * compiles it (ks_names.c) leaves a mark, by the same kind of key, once it
+ * has passed.
  *
  * Where: KS_BUILD_CACHE, or $XDG_CACHE_HOME/kernel-scientist/runners
  * (~/.cache/...); "off" keeps none.  A folder that another user owns, or
@@ -108,11 +110,12 @@ hash_env(struct ks_hash *h)
 }
 
 char *
-ks_runner_cache_key(char *const *argv, const char *out, const char *version, const char *harness_sum)
+ks_runner_cache_key(const char *what, char *const *argv, const char *out, const char *version, const char *harness_sum)
 {
 	struct ks_hash *h = ks_hash_new();
 
-	ks_hash_str(h, "kernel-scientist runner 1");
+	ks_hash_str(h, "kernel-scientist 1");
+	ks_hash_str(h, what);
 	ks_hash_str(h, version);
 	ks_hash_str(h, harness_sum);
 	hash_compiler(h, argv[0]);
@@ -149,6 +152,7 @@ ks_runner_cache_get(const char *key, const char *out, char **printed)
 		hit = 1;
 		/* used now: not among the entries that go for want of use */
 		utimensat(AT_FDCWD, bin, NULL, 0);
+		utimensat(AT_FDCWD, log, NULL, 0);
 	} else {
 		free(*printed);
 		*printed = NULL;
@@ -173,15 +177,10 @@ prune(const char *dir)
 	while ((e = readdir(d))) {
 		struct stat st;
 
-		if (e->d_name[0] == '.' || strlen(e->d_name) != 64)
-			continue;
-		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mtime < old) {
-			char *log = ks_easprintf("%s.log", e->d_name);
-
+		/* an entry's files are touched together when used, and go one by one */
+		if (e->d_name[0] != '.' && fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISREG(st.st_mode) && st.st_mtime < old)
 			unlinkat(dirfd(d), e->d_name, 0);
-			unlinkat(dirfd(d), log, 0);
-			free(log);
-		}
 	}
 	closedir(d);
 }
@@ -203,5 +202,41 @@ ks_runner_cache_put(const char *key, const char *out, const char *printed)
 		ks_file_copy_atomic(out, bin);
 	free(bin);
 	free(log);
+	free(dir);
+}
+
+/* key.ok, the mark of a check passed: 1 when there (touched: used now), else 0 */
+int
+ks_runner_cache_checked(const char *key)
+{
+	char *dir = cache_dir(), *mark;
+	int there;
+
+	if (!dir || !key) {
+		free(dir);
+		return 0;
+	}
+	mark = ks_easprintf("%s/%s.ok", dir, key);
+	if ((there = ks_exists(mark)))
+		utimensat(AT_FDCWD, mark, NULL, 0);
+	free(mark);
+	free(dir);
+	return there;
+}
+
+/* Marks key's check passed; a failure only costs the check again. */
+void
+ks_runner_cache_check_passed(const char *key)
+{
+	char *dir = cache_dir(), *mark;
+
+	if (!dir || !key) {
+		free(dir);
+		return;
+	}
+	prune(dir);
+	mark = ks_easprintf("%s/%s.ok", dir, key);
+	ks_file_write_atomic(mark, "", 0);
+	free(mark);
 	free(dir);
 }
