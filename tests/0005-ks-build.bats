@@ -319,9 +319,13 @@ build_in() {
 	assert_output --partial "problem sgemm"
 	# the worker is the kernel's own: built every time
 	[ b/gen-000/c0/worker -nt a/gen-000/c0/runner ] || fail "the worker was not built"
-	# one entry, and what its compiler printed beside it
+	# one runner, what its compiler printed beside it, and the mark of the seed's check of the harness's names
 	run -0 find cache -type f
-	assert_equal "${#lines[@]}" 2
+	assert_equal "${#lines[@]}" 3
+	run -0 find cache -type f -name '*.log'
+	assert_equal "${#lines[@]}" 1
+	run -0 find cache -type f -name '*.ok'
+	assert_equal "${#lines[@]}" 1
 	# the cached runner judges: the seed benched with it is ok
 	run -0 ks-bench b/gen-000/c0
 	assert_equal "$(jget b/gen-000/c0/bench.json .status)" ok
@@ -341,12 +345,14 @@ build_in() {
 	# a variable the compiler is given (CPATH reaches the compiler; HOME does not)
 	assert_equal "$(CPATH=/nonexistent build_in d)" false
 	assert_equal "$(HOME=/nonexistent-home build_in e)" true
+	run -0 find cache -type f -name '*.log'
+	assert_equal "${#lines[@]}" 4
 	run -0 find cache -type f
-	assert_equal "${#lines[@]}" 8
+	assert_equal "${#lines[@]}" 12
 	# off: nothing kept, nothing taken
 	assert_equal "$(KS_BUILD_CACHE=off build_in f)" false
 	run -0 find cache -type f
-	assert_equal "${#lines[@]}" 8
+	assert_equal "${#lines[@]}" 12
 }
 
 @test "a cache folder that others may write is not used: said once, the build goes on" {
