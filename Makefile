@@ -129,8 +129,13 @@ clean:
 # their own path (ks_data_dir) and pipeline.mk finds the tools.
 KS_DATADIR = $(PREFIX)/share/kernel-scientist
 KS_MANDIR = $(PREFIX)/share/man
-# the README, which the manual pages name for the step-by-step recipes
+# the README and the documents it names (the walk-through of a new problem,
+# the tests, the measurements, the integrity cases), at the same paths as in
+# the source tree so that the README's links hold; kernels/GPU-RESULTS.md is
+# installed with the kernels
 KS_DOCDIR = $(PREFIX)/share/doc/kernel-scientist
+KS_DOCS = README.md BENCHMARKS.md tests/INTEGRITY.md $(sort $(wildcard docs/*))
+KS_MAN5 = man/population.5 man/ks-problem.5
 # ks-eval-popcorn: the evaluator for GPU MODE's leaderboards (target external), a script
 KS_SCRIPTS = ks-eval-popcorn
 KS_MAN1 = $(KS_TOOLS:%=man/%.1) $(KS_SCRIPTS:%=man/%.1)
@@ -144,9 +149,11 @@ install: tools
 		'$(DESTDIR)$(KS_MANDIR)/man7' '$(DESTDIR)$(KS_DATADIR)' '$(DESTDIR)$(KS_DOCDIR)'
 	install -m 755 $(KS_BINS) $(KS_SCRIPTS:%=tools/%) '$(DESTDIR)$(PREFIX)/bin'
 	install -m 644 $(KS_MAN1) '$(DESTDIR)$(KS_MANDIR)/man1'
-	install -m 644 man/population.5 '$(DESTDIR)$(KS_MANDIR)/man5'
+	install -m 644 $(KS_MAN5) '$(DESTDIR)$(KS_MANDIR)/man5'
 	install -m 644 man/kernel-scientist.7 '$(DESTDIR)$(KS_MANDIR)/man7'
-	install -m 644 README.md '$(DESTDIR)$(KS_DOCDIR)'
+	@for f in $(KS_DOCS); do \
+		install -D -m 644 "$$f" '$(DESTDIR)$(KS_DOCDIR)'/"$$f" || exit 1; \
+	done
 	@for f in $(KS_DATA_FILES); do \
 		install -D -m 644 "$$f" '$(DESTDIR)$(KS_DATADIR)'/"$$f" || exit 1; \
 	done
@@ -162,8 +169,11 @@ install: tools
 uninstall:
 	rm -f $(KS_TOOLS:%='$(DESTDIR)$(PREFIX)/bin/%') $(KS_TOOLS:%='$(DESTDIR)$(KS_MANDIR)/man1/%.1') \
 		$(KS_SCRIPTS:%='$(DESTDIR)$(PREFIX)/bin/%') $(KS_SCRIPTS:%='$(DESTDIR)$(KS_MANDIR)/man1/%.1') \
-		'$(DESTDIR)$(KS_MANDIR)/man5/population.5' '$(DESTDIR)$(KS_MANDIR)/man7/kernel-scientist.7' \
-		'$(DESTDIR)$(KS_DOCDIR)/README.md'
+		$(KS_MAN5:man/%='$(DESTDIR)$(KS_MANDIR)/man5/%') '$(DESTDIR)$(KS_MANDIR)/man7/kernel-scientist.7' \
+		$(KS_DOCS:%='$(DESTDIR)$(KS_DOCDIR)/%')
+	@for d in docs tests; do \
+		[ ! -d '$(DESTDIR)$(KS_DOCDIR)'/"$$d" ] || rmdir --ignore-fail-on-non-empty '$(DESTDIR)$(KS_DOCDIR)'/"$$d" || exit 1; \
+	done
 	@[ ! -d '$(DESTDIR)$(KS_DOCDIR)' ] || rmdir --ignore-fail-on-non-empty '$(DESTDIR)$(KS_DOCDIR)'
 	@for f in $(KS_DATA_FILES); do rm -f '$(DESTDIR)$(KS_DATADIR)'/"$$f" || exit 1; done
 	@for d in $(KS_DATA_DIRS); do \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# The README's "A new problem, step by step", done literally: the files
-# are taken from the README's blocks marked problem-example, and its
-# commands are run.  Then make check on what goes wrong with a problem.
+# docs/new-problem.md, "A new problem, step by step", done literally: the
+# files are taken from its blocks marked problem-example, and its commands
+# are run.  Then make check on what goes wrong with a problem.
 
 bats_require_minimum_version 1.5.0
 load helper/common
@@ -11,7 +11,7 @@ setup() {
 	export HOME=$BATS_TEST_TMPDIR
 }
 
-# readme_problem: ~/problems as the README makes it
+# readme_problem: ~/problems as docs/new-problem.md makes it
 readme_problem() {
 	mkdir -p ~/problems/histogram
 	cp -r "$KS_ROOT/kernels/common" ~/problems/
@@ -20,19 +20,19 @@ readme_problem() {
 	awk -v dir="$HOME/problems" '
 		/^<!-- problem-example: .* -->$/ { file = dir "/" $3; next }
 		file != "" && /^```/ { if (inblock) { inblock = 0; file = "" } else inblock = 1; next }
-		inblock { print > file }' "$KS_ROOT/README.md"
+		inblock { print > file }' "$KS_ROOT/docs/new-problem.md"
 	local f
 	for f in problem.json reference.h reference.c harness.c call.c seed.c task.md; do
-		[ -s ~/problems/histogram/$f ] || fail "the README gives no $f"
+		[ -s ~/problems/histogram/$f ] || fail "docs/new-problem.md gives no $f"
 	done
 }
 
-# check ARGS...: make check from the repository, as the README says
+# check ARGS...: make check from the repository, as docs/new-problem.md says
 check() {
 	make -s --no-print-directory -C "$KS_ROOT" check "$@"
 }
 
-@test "the README's new problem: make check says ready, and make generation N=3 measures its 4 configurations" {
+@test "docs/new-problem.md's problem: make check says ready, and make generation N=3 measures its 4 configurations" {
 	readme_problem
 	run -0 check PROBLEM=histogram
 	assert_output --regexp '^problem histogram, target cpu: ready: the seed builds, is correct on the 4 test shapes and scores [0-9.]+ us on the 2 benchmark shapes$'
@@ -150,7 +150,7 @@ K
 
 @test "make check: a harness's global name that is not ks_... is named with its file" {
 	readme_problem
-	# (before: ready: the rule of the README's "Names" went unchecked)
+	# (before: ready: the rule of ks-problem(5)'s "Names" went unchecked)
 	printf 'int\nhistogram_bins(void)\n{\n\treturn 256;\n}\n' >>~/problems/histogram/harness.c
 	run -2 check PROBLEM=histogram
 	assert_line --index 0 "ks-build: '$HOME/problems/histogram/harness.c' defines the global symbol 'histogram_bins': a harness's names that are not static start with ks_ (the reference's hold _reference), which no kernel may use"

@@ -50,8 +50,9 @@ expected_list() {
 			echo "/usr/local/share/man/man1/$t.1"
 		done
 		echo /usr/local/share/man/man5/population.5
+		echo /usr/local/share/man/man5/ks-problem.5
 		echo /usr/local/share/man/man7/kernel-scientist.7
-		echo /usr/local/share/doc/kernel-scientist/README.md
+		(cd "$KS_ROOT" && ls README.md BENCHMARKS.md tests/INTEGRITY.md docs/*) | sed 's#^#/usr/local/share/doc/kernel-scientist/#'
 		echo /usr/local/share/kernel-scientist/pipeline.mk
 		(cd "$KS_ROOT" && find prompts kernels -type f) | sed 's#^#/usr/local/share/kernel-scientist/#'
 	} | LC_ALL=C sort
@@ -131,19 +132,24 @@ expected_list() {
 	assert_not_exist pop
 }
 
-@test "make install says where it staged a DESTDIR copy and what to run once it is moved; the manual pages' README is installed" {
+@test "make install says where it staged a DESTDIR copy and what to run once it is moved; the documents the pages name are installed" {
 	# (before: 'installed in DEST/usr/local: run make -f /usr/local/share/...', a path that did not exist yet)
 	local d=$BATS_TEST_TMPDIR/d
 	run -0 make -s --no-print-directory -C "$KS_ROOT" install PREFIX=/usr/local DESTDIR="$d"
 	assert_line "staged in $d/usr/local for /usr/local: once it is there, run make -f /usr/local/share/kernel-scientist/pipeline.mk generation N=1 POP=pop; man kernel-scientist"
 	run -0 make -s --no-print-directory -C "$KS_ROOT" install PREFIX="$BATS_TEST_TMPDIR/p"
 	assert_line "installed in $BATS_TEST_TMPDIR/p: run make -f $BATS_TEST_TMPDIR/p/share/kernel-scientist/pipeline.mk generation N=1 POP=pop; man kernel-scientist"
-	# the pages name the README for the recipes, and it is there
-	run -0 grep -h -A2 'README.md' "$KS_ROOT/man/kernel-scientist.7"
-	assert_output --partial "share/doc/kernel-scientist/README.md"
-	cmp "$KS_ROOT/README.md" "$BATS_TEST_TMPDIR/p/share/doc/kernel-scientist/README.md"
-	# no page sends a reader to a README section without saying where the README is installed
-	run grep -l "README's" "$KS_ROOT"/man/*.[157]
+	# kernel-scientist(7) names the documents and where they are installed, and they are there
+	run -0 grep -h -A1 '^\.Pa <prefix>/share/doc/kernel-scientist/ :$' "$KS_ROOT/man/kernel-scientist.7"
+	local f n=0
+	for f in README.md docs/new-problem.md docs/testing.md BENCHMARKS.md tests/INTEGRITY.md; do
+		grep -qx "\.Pa $f ," "$KS_ROOT/man/kernel-scientist.7" || fail "kernel-scientist(7) does not name $f"
+		cmp "$KS_ROOT/$f" "$BATS_TEST_TMPDIR/p/share/doc/kernel-scientist/$f"
+		n=$((n + 1))
+	done
+	assert_equal "$n" 5
+	# no page sends a reader to a README section: the reference is in the pages
+	run grep -l -e "README's" -e 'README\.md, ' "$KS_ROOT"/man/*.[157]
 	assert_output ""
 }
 
@@ -187,7 +193,7 @@ section() {
 
 @test "every page: mandoc -T lint, groff -ww and man -l render it without a word; its cross-references exist" {
 	local page name xr n=0
-	for page in "$PREFIX"/share/man/man1/*.1 "$PREFIX"/share/man/man7/*.7; do
+	for page in "$PREFIX"/share/man/man1/*.1 "$PREFIX"/share/man/man5/*.5 "$PREFIX"/share/man/man7/*.7; do
 		n=$((n + 1))
 		name=$(basename "$page")
 		# Not avoidable, so left out: a page not in /usr/share/man (ours, until
@@ -208,7 +214,7 @@ $stderr}"
 			assert_file_exists "$PREFIX/share/man/man${xr#* }/${xr% *}.${xr#* }"
 		done < <(sed -n 's/^\.Xr \(ks-[a-z]*\|population\|kernel-scientist\) \([0-9]\).*/\1 \2/p' "$page")
 	done
-	assert_equal "$n" 11
+	assert_equal "$n" 13
 }
 
 @test "each tool's page: the sections a page has, the SYNOPSIS is the tool's usage line, the exit statuses 0, 1 and 2" {
@@ -366,6 +372,14 @@ $output"
 	assert_output --partial "/work/my-kernels/mygemm "
 	assert_equal "$(jget work/pop/gen-001/c2/bench.json .status)" ok
 	assert_equal "$(jget work/pop/gen-000/c0/heldout.json .status)" ok
+}
+
+@test "EXAMPLES of ks-problem(5) run, from an empty directory" {
+	run_examples ks-problem.5
+	assert_equal "$EXAMPLES_RUN" 7
+	assert_equal "$(jget work/my-kernels/mygemm/problem.json .tolerance.rtol)" 0.001
+	# the last, make check, said ready
+	assert_line --regexp '^problem mygemm, target cpu: ready: the seed builds, is correct on the [0-9]+ test shapes '
 }
 
 @test "EXAMPLES of population(5) run, the last on the ledger of a model's call" {

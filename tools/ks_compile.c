@@ -348,7 +348,7 @@ plan_build(const struct ks_compile_job *j, struct build_plan *b)
 	/* every target runs the kernel under a judge: none is linked into the harness's process */
 	if (!ks_problem_judged(j->prob)) {
 		ks_warnx("'%s': target %s runs the kernel in a process of its own: give \"worker_sources\", the "
-		    "call glue (README.md, \"A new problem, step by step\"; installed as share/doc/kernel-scientist/README.md)", j->prob->path, j->target->name);
+		    "call glue (ks-problem(5))", j->prob->path, j->target->name);
 		return -1;
 	}
 	b->out[0] = ks_compile_worker_path(j->runner);
