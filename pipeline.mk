@@ -15,7 +15,7 @@
 #
 # spreads the benches over a Slurm cluster: make passes KS_LAUNCH (and
 # KS_LAUNCH_BUILD for the builds) to the tools in their environment, and
-# ks-bench runs itself under it, on the node (README: On a Slurm cluster).
+# ks-bench runs itself under it, on the node (kernel-scientist(7): On a Slurm cluster).
 #
 #   gen-000/c0/candidate.json   ks-implement (the problem's seed)
 #   gen-NNN/select.json         ks-select     <- every bench.json of gen NNN-1

@@ -233,10 +233,13 @@ EOF
 	done
 }
 
-@test "the README's settings for thinking models, run literally, each against the fixture in the mode that imitates it" {
+@test "kernel-scientist(7)'s settings for thinking models, run literally, each against the fixture in the mode that imitates it" {
 	local line model
 	for model in o3 claude-sonnet-4-5 gemini-2.5-pro Qwen/QwQ-32B; do
-		line=$(grep -E "^    export .*KS_MODEL=$model " "$KS_ROOT/README.md") || fail "README: no settings for $model"
+		# a line of a literal block of the page, as a reader copies it
+		line=$(grep -E "^export .*KS_MODEL=$model " "$KS_ROOT/man/kernel-scientist.7") ||
+			fail "kernel-scientist(7): no settings for $model"
+		[ "$(wc -l <<<"$line")" -eq 1 ] || fail "kernel-scientist(7): more than one line of settings for $model: $line"
 		rm -rf pop/gen-001 pop/llm-cache
 		# the model thinks (in the form each API gives); the local server's context is 16600 tokens
 		local context=
@@ -357,7 +360,7 @@ EOF
 	# the transcript is of the request that was answered
 	run jf pop/gen-001/llm/select-1.json '.request | has("max_completion_tokens"), has("temperature")'
 	assert_output $'true\nfalse'
-	# set as the README says, nothing is refused
+	# set as kernel-scientist(7) says, nothing is refused
 	rm -r pop/gen-001 pop/llm-cache
 	KS_MODEL=gpt-5 KS_LLM_MAX_TOKENS_PARAM=max_completion_tokens run -0 ks-select pop/gen-001
 	assert_equal "$(llm_requests)" 4

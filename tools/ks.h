@@ -575,7 +575,7 @@ void ks_load_close(struct ks_load *l);
 /*
  * ks_external.c: target external, a kernel judged by the command the
  * user names in KS_EVAL_CMD (the protocol is written there and in
- * README.md, "External evaluators").
+ * population(5), "External evaluators").
  */
 struct ks_external_job {
 	const struct ks_problem *prob;
@@ -796,8 +796,8 @@ struct ks_llm_reply {
 	char *stopped;           /* why the provider stopped or blocked the reply (a refusal, SAFETY...); NULL */
 };
 /*
- * Configures the client for a stage from the environment (README.md,
- * "Pointing it at an LLM").  Returns 0 when an LLM is configured, 1 when none is
+ * Configures the client for a stage from the environment
+ * (kernel-scientist(7), ENVIRONMENT).  Returns 0 when an LLM is configured, 1 when none is
  * (the offline proposer is then used, and a note says so), -1 with a
  * message for a bad setting.  root is the population directory, where
  * the cache and the ledger live.  draw numbers the stage's calls in the
