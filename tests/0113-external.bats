@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Target external: a kernel judged by the command the user names
-# (KS_EVAL_CMD), with the protocol of README.md "External evaluators";
+# (KS_EVAL_CMD), with the protocol of population(5) "External evaluators";
 # then tools/ks-eval-popcorn, the adapter for GPU MODE's popcorn-cli,
 # against recorded outputs (tests/fixtures/popcorn) and a fake popcorn-cli.
 

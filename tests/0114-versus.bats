@@ -195,7 +195,7 @@ versus() {
 	assert_output --partial '"did not converge": the shape ran into its time cap'
 }
 
-@test "the README's runner by hand: --versus times it side by side with another kernel's worker" {
+@test "ks-bench(1)'s runner by hand: --versus times it side by side with another kernel's worker" {
 	# (one OpenMP thread a kernel: on two loaded cores a team's scheduling alone can move a self-ratio past 2)
 	OMP_NUM_THREADS=1 run -0 pop/gen-000/c0/runner --test 7x5x3 --bench 64x64x64 --bench 96x32x48 \
 		--versus pop/gen-000/c0/worker --json-fd 3 3>v.json

@@ -3,7 +3,7 @@
  * (KS_EVAL_CMD) instead of by the problem's harness on this machine:
  * a leaderboard such as GPU MODE's (tools/ks-eval-popcorn), another
  * lab's cluster, a simulator.  The protocol, written once here and in
- * README.md ("External evaluators"):
+ * population(5) ("External evaluators"):
  *
  * In: KS_EVAL_CMD split into words (blanks separate them; '...' and
  * "..." quote, a backslash escapes the next character; no other shell

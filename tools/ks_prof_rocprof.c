@@ -9,7 +9,7 @@
  * 7.x: -d DIR -o NAME with -i gives DIR/pmc_N/NAME_counter_collection.csv,
  * one row per dispatch and counter, the columns named in a header whose
  * set changed between versions) and tested against a table in that
- * format; no AMD GPU was available to run it (README.md says so).
+ * format; no AMD GPU was available to run it (ks-profile(1) says so).
  */
 #include <stdlib.h>
 #include <string.h>
