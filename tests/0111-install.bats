@@ -8,10 +8,8 @@ bats_require_minimum_version 1.5.0
 load helper/common
 load helper/llm
 
-# the C tools, which every variable of the README's "all" rows concerns; ks-lock, make's, which reads
-# none of them; and the evaluator script
-C_TOOLS='ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report'
-TOOLS="$C_TOOLS ks-lock ks-eval-popcorn"
+# the C tools; ks-lock, make's; and the evaluator script
+TOOLS='ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report ks-lock ks-eval-popcorn'
 
 setup_file() {
 	DEST=$BATS_FILE_TMPDIR/dest
@@ -153,6 +151,34 @@ expected_list() {
 	assert_output ""
 }
 
+@test "the README is an entry page: under 300 lines; every manual page and document it names exists and is installed" {
+	local readme=$KS_ROOT/README.md ref name sec f n=0
+	run -0 wc -l <"$readme"
+	[ "$output" -lt 300 ] || fail "README.md has $output lines: the reference belongs in the manual pages"
+	# the pages: name(N), each installed, and every installed page named
+	run -0 bash -c "grep -oE '(ks-[a-z-]+|population|kernel-scientist)\([1-9]\)' '$readme' | LC_ALL=C sort -u"
+	local named=$output
+	for ref in $named; do
+		name=${ref%(*} sec=${ref#*(} sec=${sec%)}
+		assert_file_exists "$KS_ROOT/man/$name.$sec"
+		cmp "$KS_ROOT/man/$name.$sec" "$PREFIX/share/man/man$sec/$name.$sec"
+	done
+	assert_equal "$named" "$(cd "$PREFIX/share/man" && ls man*/* | sed 's#^man[0-9]/\(.*\)\.\([0-9]\)$#\1(\2)#' | LC_ALL=C sort)"
+	# the documents: the targets of its links and the .md files it names in backquotes, each installed,
+	# under share/doc/kernel-scientist or, with the kernels, under share/kernel-scientist
+	while read -r f; do
+		n=$((n + 1))
+		assert_file_exists "$KS_ROOT/$f"
+		if [ -f "$PREFIX/share/doc/kernel-scientist/$f" ]; then
+			cmp "$KS_ROOT/$f" "$PREFIX/share/doc/kernel-scientist/$f"
+		else
+			cmp "$KS_ROOT/$f" "$PREFIX/share/kernel-scientist/$f" || fail "$f, which the README names, is not installed"
+		fi
+	done < <({ grep -oE '\]\([^)]+\)' "$readme" | sed 's/^](//; s/)$//'
+		grep -oE '`[A-Za-z0-9_./-]+\.md`' "$readme" | tr -d '`'; } | LC_ALL=C sort -u)
+	[ "$n" -ge 6 ] || fail "the README names only $n documents"
+}
+
 @test "make uninstall removes what install put there and the folders it made, and nothing else" {
 	local d=$BATS_TEST_TMPDIR/d
 	make -s --no-print-directory -C "$KS_ROOT" install PREFIX=/usr/local DESTDIR="$d" >/dev/null
@@ -236,36 +262,42 @@ $stderr}"
 	done
 }
 
-# readme_env_rows: "VAR TOOL..." for each row of the README's Environment table.
-readme_env_rows() {
-	awk '/^### Environment$/ { on = 1; next } on && /^#/ { exit } on && /^\| `/' "$KS_ROOT/README.md" |
-		awk -F'|' '{ vars = $2; used = $3; gsub(/[`,]/, " ", vars); gsub(/,/, " ", used)
-			n = split(vars, v, " "); for (i = 1; i <= n; i++) print v[i], used }'
+# the KS_EVAL_ names that ks-bench sets for an evaluator (population(5), "External evaluators"), and
+# KS_LAUNCHED, a note one tool leaves for the tool it launches: read by the tools, set by none of the user's
+SET_FOR_TOOLS='KS_LAUNCHED|KS_EVAL_(DIMS|ID|MODE|PROBLEM|PROBLEM_DIR|SHAPES|SOURCE|TEST_SHAPES|TIMEOUT_S)'
+
+# code_env_vars: every KS_ variable the user may set, from the tools' sources: the names in quotes in
+# tools/*.c and tools/ks-eval-popcorn, but for those of SET_FOR_TOOLS.
+code_env_vars() {
+	grep -ohE "[\"']KS_[A-Z0-9_]*[A-Z0-9][\"']" "$KS_ROOT"/tools/*.c "$KS_ROOT/tools/ks-eval-popcorn" |
+		tr -d "\"'" | grep -vxE "$SET_FOR_TOOLS" | LC_ALL=C sort -u
 }
 
-@test "the pages name every variable of the README: the Environment table in each page of its tools, the LLM settings in kernel-scientist(7)" {
-	local var used t pages page missing= n=0
-	while read -r var used; do
-		n=$((n + 1))
-		case $used in
-		all) pages=$C_TOOLS ;;
-		make) pages=kernel-scientist ;;
-		*) pages=$used ;;
-		esac
-		for t in $pages; do
-			page=$(ls "$PREFIX"/share/man/man[17]/"$t".[17])
-			section "$page" ENVIRONMENT | grep -qw -- "$var" || missing="$missing $var($t)"
-		done
-	done < <(readme_env_rows)
-	[ "$n" -ge 20 ] || fail "read only $n variables from the README's Environment table"
-	# the LLM settings: the first column of the table under "Pointing it at an LLM"
+# page_env PAGE: the KS_ names of the ENVIRONMENT section of the installed PAGE.
+page_env() {
+	section "$1" ENVIRONMENT | grep -oE 'KS_[A-Z0-9_]*[A-Z0-9]' | LC_ALL=C sort -u
+}
+
+@test "the pages name every variable the tools read, in an ENVIRONMENT section; the LLM settings in kernel-scientist(7); and no variable the tools do not read" {
+	local var page all=$BATS_TEST_TMPDIR/all missing= extra n=0
+	for page in "$PREFIX"/share/man/man[17]/*.[17]; do
+		page_env "$page"
+	done | LC_ALL=C sort -u >"$all"
+	page_env "$PREFIX/share/man/man7/kernel-scientist.7" >k7
 	while read -r var; do
 		n=$((n + 1))
-		section "$PREFIX/share/man/man7/kernel-scientist.7" ENVIRONMENT | grep -qw -- "$var" ||
-			missing="$missing $var(kernel-scientist)"
-	done < <(awk '/^## Pointing it at an LLM$/ { on = 1; next } on && /^## / { exit } on && /^\| `/' "$KS_ROOT/README.md" |
-		awk -F'|' '{ print $2 }' | grep -oE '[A-Z][A-Z_<>]+[A-Z]' | tr -d '<>')
-	[ -z "$missing" ] || fail "not in the ENVIRONMENT of the page (in parentheses):$missing"
+		grep -qx -- "$var" "$all" || missing="$missing $var"
+		case $var in
+		KS_LLM_* | KS_*_MODEL | KS_MAX_TOKENS | KS_ANTHROPIC_VERSION)
+			grep -qx -- "$var" k7 || missing="$missing $var(kernel-scientist)" ;;
+		esac
+	done < <(code_env_vars)
+	[ "$n" -ge 60 ] || fail "read only $n variables from the tools' sources"
+	[ -z "$missing" ] || fail "not in the ENVIRONMENT of any page (or of the page in parentheses):$missing"
+	# the other way: a variable a page names is one the tools read (the per-stage and per-endpoint names
+	# are made from their parts: KS_<STAGE>_EXTRA_BODY, KS_ENDPOINT_<NAME>_URL; KS_EVAL_* and KS_LLM_* are families)
+	extra=$(comm -23 "$all" <(code_env_vars) | grep -vxE "$SET_FOR_TOOLS|KS_EVAL|KS_LLM|KS_(SELECT|HYPOTHESIZE|IMPLEMENT)_EXTRA_BODY|KS_ENDPOINT_NAME(_URL|_PROVIDER|_API_KEY)?") || :
+	[ -z "$extra" ] || fail "the pages name variables the tools do not read: $extra"
 }
 
 # examples PAGE DIR: the command lines of PAGE's EXAMPLES section, as a

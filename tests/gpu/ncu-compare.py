@@ -66,7 +66,7 @@ def ncu_durations(path):
 
 
 def within_target(ours, ncu):
-    """The timer's target: within max(3 %, 2 us) of ncu (README, GPU targets)."""
+    """The timer's target: within max(3 %, 2 us) of ncu (kernels/GPU-RESULTS.md)."""
     return abs(ours - ncu) <= max(0.03 * ncu, 2.0)
 
 
