@@ -29,7 +29,7 @@ KS_LIB_SRCS = $(wildcard tools/ks_*.c)
 KS_LIB_OBJS = $(KS_LIB_SRCS:.c=.o)
 KS_LIB = tools/libks.a
 
-.PHONY: all tools deps-build deps-test deps-bench test test-all bench clean report generation check heldout fuzz install uninstall
+.PHONY: all tools units deps-build deps-test deps-bench test test-all bench clean report generation check heldout fuzz install uninstall
 .DELETE_ON_ERROR:
 
 # The packages the build needs are checked (and, as root, the missing ones
@@ -75,14 +75,46 @@ tools/ks-%: tools/ks-%.o $(KS_LIB)
 # the tools' own objects are kept, so a change to one source rebuilds one object
 .SECONDARY: $(KS_BINS:=.o)
 
-# test: the tools built with -Werror, then every tests/*.bats file run
+# Unit tests: C programs over the library's functions (and the harness's,
+# and fp8-mm's reference), tests/unit/X.c made into tests/unit/bin/X, each
+# run by the test file that names it
+KS_UNITS = bound redact tmodel edit diag facts sharedarg checkpart fp8acc
+KS_UNIT_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+units: $(KS_UNITS:%=tests/unit/bin/%)
+
+# tests/unit/bin/X: over the tools' library
+tests/unit/bin/%: tests/unit/%.c $(KS_LIB) tools/ks.h
+	@mkdir -p tests/unit/bin
+	$(CC) $(KS_UNIT_CFLAGS) -Itools $(shell pkg-config --cflags libcjson) -o $@ $< $(KS_LIB) $(KS_LDLIBS)
+
+# the judge's shared buffers, its static functions included (the test includes ks_judge.c)
+tests/unit/bin/sharedarg: tests/unit/sharedarg.c tests/unit/expect.h kernels/common/ks_judge.c kernels/common/ks_judge.h
+	@mkdir -p tests/unit/bin
+	$(CC) $(KS_UNIT_CFLAGS) -Ikernels/common -o $@ $< -lm
+
+# the runner's own check, in parts as a GPU harness merges it (ks_harness.c's main renamed; the judge it calls)
+tests/unit/bin/checkpart: tests/unit/checkpart.c tests/unit/verdict.h kernels/common/ks_harness.c \
+		kernels/common/ks_harness.h kernels/common/ks_judge.c kernels/common/ks_versus.c
+	@mkdir -p tests/unit/bin
+	$(CC) $(KS_UNIT_CFLAGS) -Ikernels/common -c tests/unit/checkpart.c -o $@-checkpart.o
+	$(CC) $(KS_UNIT_CFLAGS) -Ikernels/common -Dmain=ks_harness_main -c kernels/common/ks_harness.c -o $@-harness.o
+	$(CC) $(KS_UNIT_CFLAGS) -Ikernels/common $@-checkpart.o $@-harness.o kernels/common/ks_judge.c \
+		kernels/common/ks_versus.c -o $@ -lm
+	rm -f $@-checkpart.o $@-harness.o
+
+# an FP8 accumulator narrower than fp32 under fp8-mm's check, over its reference's decoding
+tests/unit/bin/fp8acc: tests/unit/fp8acc.c kernels/fp8-mm/reference.c kernels/fp8-mm/reference.h
+	@mkdir -p tests/unit/bin
+	$(CC) $(KS_UNIT_CFLAGS) -O2 -Ikernels/fp8-mm -o $@ $< kernels/fp8-mm/reference.c -lm
+
+# test: the tools built with -Werror, and the unit tests, then every tests/*.bats file run
 test: deps-test
-	@$(MAKE) --no-print-directory WERROR=-Werror tools
+	@$(MAKE) --no-print-directory WERROR=-Werror tools units
 	@tests/run
 
 # test-all: as test, with the slow tests too (a real 5-generation run, many kills)
 test-all: deps-test
-	@$(MAKE) --no-print-directory WERROR=-Werror tools
+	@$(MAKE) --no-print-directory WERROR=-Werror tools units
 	@KS_TEST_ALL=1 tests/run
 
 # bench: the benchmark suite (not part of test): what a generation costs beside compiling and
@@ -121,7 +153,7 @@ fuzz: $(FUZZ_TARGETS:%=tests/fuzz/bin/%)
 # clean: removes the built tools and fuzzers (never a population)
 clean:
 	rm -f tools/*.o $(KS_LIB) $(KS_BINS)
-	rm -rf tests/fuzz/bin
+	rm -rf tests/fuzz/bin tests/unit/bin
 
 # The installed copy: the tools in bin, the manual pages, and in
 # share/kernel-scientist what a run reads (prompts/, kernels/ with

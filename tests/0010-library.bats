@@ -13,35 +13,8 @@ bats_require_minimum_version 1.5.0
 load helper/common
 
 setup_file() {
-	cd "$KS_ROOT" || return
-	# shellcheck disable=SC2046
-	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/bound.c \
-		tools/ks_bound.c tools/ks_json.c tools/ks_util.c tools/ks_file.c -o "$BATS_FILE_TMPDIR/bound" \
-		$(pkg-config --libs libcjson) -lm
-	# shellcheck disable=SC2046
-	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/redact.c \
-		tools/ks_redact.c tools/ks_json.c tools/ks_util.c tools/ks_file.c -o "$BATS_FILE_TMPDIR/redact" \
-		$(pkg-config --libs libcjson) -lm
-	# shellcheck disable=SC2046
-	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/tmodel.c \
-		tools/ks_offline_model.c tools/ks_util.c -o "$BATS_FILE_TMPDIR/tmodel" $(pkg-config --libs libcjson) -lm
-	# shellcheck disable=SC2046
-	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/edit.c \
-		tools/libks.a -o "$BATS_FILE_TMPDIR/edit" $(pkg-config --libs libcjson libcurl libcrypto) -lm
-	# shellcheck disable=SC2046
-	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Itools $(pkg-config --cflags libcjson) tests/unit/diag.c \
-		tools/libks.a -o "$BATS_FILE_TMPDIR/diag" $(pkg-config --libs libcjson libcurl libcrypto) -lm
-	# the runner's own check, in parts as a GPU harness merges it (ks_harness.c's main renamed; the judge it calls)
-	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernels/common -c tests/unit/checkpart.c \
-		-o "$BATS_FILE_TMPDIR/checkpart.o"
-	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernels/common -Dmain=ks_harness_main -c \
-		kernels/common/ks_harness.c -o "$BATS_FILE_TMPDIR/ks_harness.o"
-	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernels/common "$BATS_FILE_TMPDIR/checkpart.o" \
-		"$BATS_FILE_TMPDIR/ks_harness.o" kernels/common/ks_judge.c kernels/common/ks_versus.c \
-		-o "$BATS_FILE_TMPDIR/checkpart" -lm
-	# the judge's shared buffers, its static functions included
-	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Ikernels/common tests/unit/sharedarg.c \
-		-o "$BATS_FILE_TMPDIR/sharedarg" -lm
+	# the unit tests, built by make (make test builds them first; this makes them when a file runs alone)
+	make -s --no-print-directory -C "$KS_ROOT" units
 	cd "$BATS_FILE_TMPDIR" || return
 	# a finished seed to spoil, one file at a time
 	make_pop seeded 1 >/dev/null
@@ -60,41 +33,41 @@ spoil() {
 }
 
 @test "the work expression and the bound of a shape (tests/unit/bound.c)" {
-	run -0 --separate-stderr "$BATS_FILE_TMPDIR/bound"
+	run -0 --separate-stderr "$KS_ROOT/tests/unit/bin/bound"
 	assert_output "28 cases, 0 failed"
 	# each malformed bound is named once, with its file
 	assert_equal "$(grep -c "^bound: 'problem.json': field \"bound\" must hold" <<<"$stderr")" 4
 }
 
 @test "the offline model: effects recovered, the best predicted fastest, an untested value doubted (tests/unit/tmodel.c)" {
-	run -0 "$BATS_FILE_TMPDIR/tmodel"
+	run -0 "$KS_ROOT/tests/unit/bin/tmodel"
 	assert_output "17 cases, 0 failed"
 }
 
 @test "a GPU harness's check in parts, merged in any order, is ks_check_f32's verdict (tests/unit/checkpart.c)" {
-	run -0 "$BATS_FILE_TMPDIR/checkpart"
+	run -0 "$KS_ROOT/tests/unit/bin/checkpart"
 	assert_output "37 cases, 0 failed"
 }
 
 @test "a pointer where one shared buffer ends and the next starts is the next one's start (tests/unit/sharedarg.c)" {
-	run -0 "$BATS_FILE_TMPDIR/sharedarg"
+	run -0 "$KS_ROOT/tests/unit/bin/sharedarg"
 	assert_output "15 cases, 0 failed"
 }
 
 @test "what a message, transcript or log line keeps of an API key (tests/unit/redact.c)" {
-	run -0 "$BATS_FILE_TMPDIR/redact"
+	run -0 "$KS_ROOT/tests/unit/bin/redact"
 	assert_output "19 cases, 0 failed"
 }
 
 @test "diagnostics as a model sees them: no temporary path, the compiler's lines first, the harness's ptxas lines left out (tests/unit/diag.c)" {
 	# (before: a repair prompt quoted /tmp/ks-implement.HL9MeR/kernel.c, which made a rerun's prompt new and paid,
 	# and an nvcc error came after 40 lines of the harness's own ptxas info)
-	run -0 "$BATS_FILE_TMPDIR/diag"
+	run -0 "$KS_ROOT/tests/unit/bin/diag"
 	assert_output "3 cases, 0 failed"
 }
 
 @test "SEARCH/REPLACE edits: applied in order, matching whole lines once, or the reason (tests/unit/edit.c)" {
-	run -0 "$BATS_FILE_TMPDIR/edit"
+	run -0 "$KS_ROOT/tests/unit/bin/edit"
 	assert_output "17 cases, 0 failed"
 }
 

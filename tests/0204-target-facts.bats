@@ -407,18 +407,15 @@ sysfs_size() {
 }
 
 @test "the CPU's cores, SMT and caches from sysfs trees, unknown where a tree lacks the files (tests/unit/facts.c)" {
-	# shellcheck disable=SC2046
-	cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$KS_ROOT/tools" $(pkg-config --cflags libcjson) \
-		"$KS_ROOT/tests/unit/facts.c" "$KS_ROOT/tools/libks.a" -o facts $(pkg-config --libs libcjson libcurl libcrypto) -lm
-	run -0 ./facts trees
+	make -s --no-print-directory -C "$KS_ROOT" tests/unit/bin/facts
+	run -0 "$KS_ROOT/tests/unit/bin/facts" trees
 	assert_output "4 cases, 0 failed"
 }
 
 @test "fp8-mm's notes quote what an accumulator of 13 mantissa bits, and fp32, do to the check (tests/unit/fp8acc.c)" {
 	local notes out blocks steps
-	cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$KS_ROOT/kernels/fp8-mm" "$KS_ROOT/tests/unit/fp8acc.c" \
-		"$KS_ROOT/kernels/fp8-mm/reference.c" -o fp8acc -lm
-	out=$(./fp8acc 1 2 3)
+	make -s --no-print-directory -C "$KS_ROOT" tests/unit/bin/fp8acc
+	out=$("$KS_ROOT/tests/unit/bin/fp8acc" 1 2 3)
 	# fp32 accumulation: no element fails, about 1e-5 of error on average and 2e-4 at most
 	run -0 awk -F'[ ,;]+' '{ for (i = 1; i <= NF; i++) { if ($i == "fp32" && $(i+1) ~ /^[0-9]+$/) f += $(i+1);
 		if ($i == "mean") m = m > $(i+1) ? m : $(i+1); if ($i == "greatest") g = g > $(i+1) ? g : $(i+1) } }
