@@ -331,6 +331,30 @@ build_in() {
 	assert_equal "$(jget b/gen-000/c0/bench.json .status)" ok
 }
 
+@test "builds started together build the runner once; another copy of the kernels folder shares it" {
+	# (before: each of make -j's builds of a generation missed the cache and built the runner itself, and a
+	# second checkout's kernels folder, the same files at another path, was another key)
+	export KS_BUILD_CACHE=$PWD/cache
+	cp -r pop a && cp -r pop b && cp -r pop c
+	ks-build a/gen-000/c0 &
+	ks-build b/gen-000/c0 &
+	wait
+	run -0 jq -s -c 'map(.runner_cached) | sort' a/gen-000/c0/build.json b/gen-000/c0/build.json
+	assert_output '[false,true]'
+	cmp a/gen-000/c0/runner b/gen-000/c0/runner
+	# no lock left behind: one runner, its log and the check's mark
+	run -0 find cache -type f
+	assert_equal "${#lines[@]}" 3
+	# the same kernels at another path
+	cp -r "$KS_ROOT/kernels" elsewhere
+	KS_KERNELS_DIR=$PWD/elsewhere ks-init -p sgemm -t cpu -k 2 d
+	KS_KERNELS_DIR=$PWD/elsewhere ks-implement d/gen-000/c0
+	KS_KERNELS_DIR=$PWD/elsewhere run -0 ks-build d/gen-000/c0
+	assert_equal "$(jget d/gen-000/c0/build.json .runner_cached)" true
+	KS_KERNELS_DIR=$PWD/elsewhere run -0 ks-bench d/gen-000/c0
+	assert_equal "$(jget d/gen-000/c0/bench.json .status)" ok
+}
+
 @test "another harness, compiler flag or compiler environment is another runner; KS_BUILD_CACHE=off keeps none" {
 	export KS_BUILD_CACHE=$PWD/cache
 	cp -r "$KS_ROOT/kernels" kernels

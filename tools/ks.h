@@ -683,6 +683,8 @@ char *ks_runner_cache_key(const char *what, char *const *argv, const char *out, 
     const char *harness_sum);
 int ks_runner_cache_get(const char *key, const char *out, char **printed);
 void ks_runner_cache_put(const char *key, const char *out, const char *printed);
+int ks_runner_cache_lock(const char *key);
+void ks_runner_cache_unlock(const char *key, int fd);
 int ks_runner_cache_checked(const char *key);
 void ks_runner_cache_check_passed(const char *key);
 

@@ -392,7 +392,7 @@ run_plan(const struct ks_compile_job *j, const struct build_plan *b, const char 
 	struct ks_proc_opts o = { 0 };
 	struct ks_buf all = { 0 };
 	double seconds = 0;
-	int ok = 1;
+	int ok = 1, lock = -1;
 
 	o.timeout_s = ks_compile_limit_s(j->prob);
 	/* the compiler reads untrusted source: no keys in its environment, no network */
@@ -405,13 +405,17 @@ run_plan(const struct ks_compile_job *j, const struct build_plan *b, const char 
 		char *text;
 
 		/* the runner (the last program) as an earlier build made it, with what its compiler printed then */
-		if (i == PLAN_PROGRAMS - 1 && ks_runner_cache_get(runner_key, b->out[i], &text)) {
-			ks_buf_puts(&all, text);
-			free(text);
-			*cached = 1;
-			continue;
+		if (i == PLAN_PROGRAMS - 1) {
+			lock = ks_runner_cache_lock(runner_key);
+			if (ks_runner_cache_get(runner_key, b->out[i], &text)) {
+				ks_buf_puts(&all, text);
+				free(text);
+				*cached = 1;
+				continue;
+			}
 		}
 		if (ks_proc_run(b->argv[i], &o, r) < 0) {
+			ks_runner_cache_unlock(runner_key, lock);
 			ks_buf_free(&all);
 			return -1;
 		}
@@ -424,6 +428,7 @@ run_plan(const struct ks_compile_job *j, const struct build_plan *b, const char 
 			free(text);
 		}
 	}
+	ks_runner_cache_unlock(runner_key, lock);
 	r->seconds = seconds;
 	if (ks_file_write_atomic(j->log, all.s, all.len) < 0)
 		ok = -1;

@@ -164,18 +164,23 @@ ks_names_check(const struct ks_compile_job *j)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *dir, *key;
-	int rc;
+	int rc, lock;
 
 	/* no compiler: the build itself says so, once */
 	if (!ks_compiler_found(j->target))
 		return 0;
-	if ((key = check_key(j)) && ks_runner_cache_checked(key)) {
+	/* builds started together: one checks, the others wait for its mark */
+	key = check_key(j);
+	lock = ks_runner_cache_lock(key);
+	if (key && ks_runner_cache_checked(key)) {
+		ks_runner_cache_unlock(key, lock);
 		free(key);
 		return 0;
 	}
 	dir = ks_easprintf("%s/ks-names.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		ks_warn("cannot make a temporary directory '%s'", dir);
+		ks_runner_cache_unlock(key, lock);
 		free(dir);
 		free(key);
 		return -1;
@@ -183,6 +188,7 @@ ks_names_check(const struct ks_compile_job *j)
 	rc = sources_clear(j, "harness_sources", dir) == 0 && sources_clear(j, "worker_sources", dir) == 0 ? 0 : -1;
 	if (rc == 0)
 		ks_runner_cache_check_passed(key);
+	ks_runner_cache_unlock(key, lock);
 	ks_remove_tree(dir);
 	free(dir);
 	free(key);

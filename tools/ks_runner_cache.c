@@ -22,6 +22,7 @@
  * change neither the folder nor a runner in it.  Entries unused for 30
  * days are removed when a new one is written.
  */
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <dirent.h>
@@ -109,10 +110,38 @@ hash_env(struct ks_hash *h)
 	free(kept);
 }
 
+/*
+ * A word of the command with the kernels folder's path (dir) in it made
+ * "<kernels>": what the compiler reads there is in the harness's hash, so
+ * two copies of one kernels folder (a test's, a second checkout's) share
+ * their runners.
+ */
+static void
+hash_word(struct ks_hash *h, const char *word, const char *dir)
+{
+	size_t n = dir ? strlen(dir) : 0;
+	const char *at;
+	struct ks_buf b = { 0 };
+
+	if (n == 0 || !(at = strstr(word, dir))) {
+		ks_hash_str(h, word);
+		return;
+	}
+	ks_buf_add(&b, "", 0);
+	for (; at; word = at + n, at = strstr(word, dir)) {
+		ks_buf_add(&b, word, (size_t)(at - word));
+		ks_buf_puts(&b, "<kernels>");
+	}
+	ks_buf_puts(&b, word);
+	ks_hash_str(h, b.s);
+	ks_buf_free(&b);
+}
+
 char *
 ks_runner_cache_key(const char *what, char *const *argv, const char *out, const char *version, const char *harness_sum)
 {
 	struct ks_hash *h = ks_hash_new();
+	char *kdir = ks_kernels_dir();
 
 	ks_hash_str(h, "kernel-scientist 1");
 	ks_hash_str(h, what);
@@ -120,10 +149,62 @@ ks_runner_cache_key(const char *what, char *const *argv, const char *out, const 
 	ks_hash_str(h, harness_sum);
 	hash_compiler(h, argv[0]);
 	/* the output's path is the one word of the command that differs from kernel to kernel */
-	for (char *const *a = argv; *a; a++)
-		ks_hash_str(h, strcmp(*a, out) == 0 ? "-o's file" : *a);
+	for (char *const *a = argv; *a; a++) {
+		if (strcmp(*a, out) == 0)
+			ks_hash_str(h, "-o's file");
+		else
+			hash_word(h, *a, kdir);
+	}
 	hash_env(h);
+	free(kdir);
 	return ks_hash_end(h);
+}
+
+/*
+ * Holds key's build to this process (a lock on key.lock, waited for): the
+ * builds of a generation start together under make -j, and the first
+ * builds the runner while the others wait and then take it.  -1 where
+ * there is no cache or no lock (the build goes on without).
+ */
+int
+ks_runner_cache_lock(const char *key)
+{
+	char *dir = cache_dir(), *path;
+	int fd;
+
+	if (!dir || !key) {
+		free(dir);
+		return -1;
+	}
+	path = ks_easprintf("%s/%s.lock", dir, key);
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) >= 0 && flock(fd, LOCK_EX) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	free(path);
+	free(dir);
+	return fd;
+}
+
+/*
+ * Lets key's build go (fd from ks_runner_cache_lock).  The lock file goes:
+ * one who waits on it finds the runner kept, and one who comes later
+ * makes a new lock, finds it too, and removes that.
+ */
+void
+ks_runner_cache_unlock(const char *key, int fd)
+{
+	char *dir, *path;
+
+	if (fd < 0)
+		return;
+	if ((dir = cache_dir())) {
+		path = ks_easprintf("%s/%s.lock", dir, key);
+		unlink(path);
+		free(path);
+		free(dir);
+	}
+	close(fd);
 }
 
 /* dir/key, dir/key.log */

@@ -23,7 +23,8 @@ slot=0
 field() { python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); print(b.get(sys.argv[2]))' "$@"; }
 
 # judge NAME STATUS REGEX [SED]: bench NAME (edited by the sed script SED), expect STATUS (a regular
-# expression, whole) and a message matching REGEX
+# expression, whole) and a message matching REGEX.  SRC, where set, is the source instead of NAME.hip;
+# BASE (a bench's folder), the base it is timed side by side with.
 judge() {
 	if [ -n "${ONLY:-}" ] && ! echo "$1" | grep -Eqx -- "$ONLY"; then
 		last=
@@ -32,7 +33,12 @@ judge() {
 	dir=$pop/gen-001/c$slot
 	slot=$((slot + 1))
 	mkdir -p "$dir"
-	sed "${4:-}" "$adv/$1.hip" >"$dir/kernel.hip"
+	sed "${4:-}" "${SRC:-$adv/$1.hip}" >"$dir/kernel.hip"
+	if [ -n "${BASE:-}" ]; then
+		base_id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$BASE/candidate.json")
+		printf '{"id": "g001c%d", "generation": 1, "slot": %d, "parents": {"base": "%s", "reference": "%s"}, '\
+'"plan": null, "model": "by hand", "usage": null}\n' $((slot - 1)) $((slot - 1)) "$base_id" "$base_id" >"$dir/candidate.json"
+	fi
 	ks-build "$dir" && ks-bench "$dir"
 	status=$(field "$dir/bench.json" status) message=$(field "$dir/bench.json" message)
 	if echo "$status" | grep -Eqx -- "$2" && echo "$message" | grep -Eq -- "$3"; then
@@ -116,6 +122,35 @@ judge set_flags "ok|rejected" "None|calls took less than the judge saw"
 flags=$last
 # work on a stream of its own, returned from at once: the judge's interval holds it, the worker's events do not
 judge other_stream rejected "calls took less than the judge saw|memory changed after its call returned"
+# work left running after each call, within the judge's margin, to slow the base timed beside it:
+# the judge's settle ends each exchange only once the worker's work is off the device, so the
+# candidate's ratio to the same tiled kernel stays at 1 on every shape (issue 27, item 1)
+tiled_src=$pop/tiled.hip slow_src=$pop/slow_base.hip
+cp "$root/kernels/$problem/variants/tiled.hip" "$tiled_src"
+{ sed 's/^void$/static void/; s/^fp8_mm(/tiled_fp8_mm(/' "$tiled_src"; cat "$adv/slow_base.hip"; } >"$slow_src"
+by_hand_base() { # its own candidate.json, so that it can be a base
+	printf '{"id": "g001c%d", "generation": 1, "slot": %d, "parents": {"base": "g000c0", "reference": "g000c0"}, '\
+'"plan": null, "model": "by hand", "usage": null}\n' $((slot - 1)) $((slot - 1)) >"$last/candidate.json"
+}
+SRC=$tiled_src KS_VERSUS=0 judge tiled ok "None"
+tiled=$last
+if [ -n "$tiled" ]; then
+	by_hand_base
+	SRC=$slow_src BASE=$tiled judge slow_base "ok|rejected" "None|calls took less than the judge saw"
+	if [ -n "$last" ] && [ "$(field "$last/bench.json" status)" = ok ] && ! python3 - "$last/bench.json" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1])).get("versus") or {}
+ratios = [s["ratio"] for s in v.get("per_shape", [])]
+print("slow_base / tiled side by side: %s, per shape %s" % (v.get("ratio"), ", ".join("%.3f" % r for r in ratios)))
+sys.exit(0 if ratios and min(ratios) > 0.98 else 1)
+PY
+	then
+		echo "FAIL slow_base: faster than its base, the same code, side by side"
+		failed=1
+	elif [ -n "$last" ]; then
+		echo "PASS slow_base: no faster than its base side by side (or rejected)"
+	fi
+fi
 # with files allowed, the seccomp filter denies the open of /proc/self/maps: c stays NaN
 judge read_maps incorrect "c\[0\]\[0\] = -?nan"
 # flags that made the floor wrong in one process make no kernel faster now: no shape 10 % faster

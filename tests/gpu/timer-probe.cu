@@ -13,6 +13,14 @@
  *          what a call costs with no launch gap of its own to pay
  *   pair   (every line) the flush and the call between two events, less the flush alone: a
  *          call's cost with no event of its own between the flush and the call
+ *   first/rest (every line) one flush, then 20 calls back to back, each between events of its
+ *          own: the first call's time and the median of the other 19 (each of which starts with
+ *          its predecessor's output dirty in the L2, as a worker's batch did until 2026-12-06)
+ *   between (every line) 20 calls, each after a flush of its own outside its events, all queued
+ *          without the host waiting: the median call
+ *   fl.clean/fl.dirty (every line) a flush's own time between two events, after a flush (the L2
+ *          clean) and after a call (its output dirty in the L2): what a flush between the calls
+ *          of a batch costs the judge's interval
  * Usage: nvcc -O3 -arch=sm_90a -DKERNEL='"path.cu"' timer-probe.cu && ./a.out [CALLS [MODE]]
  * (MODE: how the caches are flushed before each call, below).  Under Nsight
  * Compute, each shape's kernel launches in order (74 of them with CALLS 10:
@@ -105,6 +113,22 @@ static double t_pair(struct args *a) {
 	float ms, ms0; cudaEventRecord(e0, 0); flush(); run(a); cudaEventRecord(e1, 0); cudaEventSynchronize(e1); cudaEventElapsedTime(&ms, e0, e1);
 	cudaEventRecord(e0, 0); flush(); cudaEventRecord(e1, 0); cudaEventSynchronize(e1); cudaEventElapsedTime(&ms0, e0, e1); return (ms - ms0) * 1e3;
 }
+#define RUN_EV 20
+/* first/rest: one flush, then RUN_EV calls back to back, each timed by its own events */
+static void t_run(struct args *a, double *first, double *rest, int flush_between) {
+	static cudaEvent_t ev[2 * RUN_EV];
+	float ms; double t[RUN_EV];
+	if (!ev[0]) for (int i = 0; i < 2 * RUN_EV; i++) cudaEventCreate(&ev[i]);
+	flush();
+	for (int i = 0; i < RUN_EV; i++) { if (flush_between && i) flush(); cudaEventRecord(ev[2 * i], 0); run(a); cudaEventRecord(ev[2 * i + 1], 0); }
+	cudaEventSynchronize(ev[2 * RUN_EV - 1]);
+	for (int i = 0; i < RUN_EV; i++) { cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]); t[i] = ms * 1e3; }
+	*first = t[0]; *rest = med(t + 1, RUN_EV - 1);
+}
+/* a flush's own time, after a flush (clean) or after a call (dirty) */
+static double t_flush(struct args *a, int dirty) {
+	float ms; if (dirty) run(a); else flush(); cudaEventRecord(e0, 0); flush(); cudaEventRecord(e1, 0); cudaEventSynchronize(e1); cudaEventElapsedTime(&ms, e0, e1); return ms * 1e3;
+}
 static void measure(struct args *a, const char *name) {
 	double ti[1000], tq[1000], ts[1000], tb[100], tp[1000];
 	int nb = CALLS / 10 < 100 ? CALLS / 10 + 1 : 100;
@@ -113,8 +137,11 @@ static void measure(struct args *a, const char *name) {
 	for (int i = 0; i < nb; i++) tb[i] = t_batch(a);
 	for (int i = 0; i < CALLS; i++) tp[i] = t_pair(a);
 	double mi = med(ti, CALLS), mq = med(tq, CALLS), ms = med(ts, CALLS), mb = med(tb, nb), mp = med(tp, CALLS);
-	printf("%-14s idle %9.2f  queued %9.2f (min %8.2f max %8.2f)  queued+sync %9.2f  batch%d %9.2f  pair %9.2f\n", name, mi, mq, tq[0],
-	    tq[CALLS - 1], ms, BATCH, mb, mp);
+	double f1[100], fr[100], b1[100], br[100], fc[100], fd[100];
+	for (int i = 0; i < nb; i++) { t_run(a, &f1[i], &fr[i], 0); t_run(a, &b1[i], &br[i], 1); fc[i] = t_flush(a, 0); fd[i] = t_flush(a, 1); }
+	printf("%-14s idle %9.2f  queued %9.2f (min %8.2f max %8.2f)  queued+sync %9.2f  batch%d %9.2f  pair %9.2f"
+	    "  first %9.2f rest %9.2f  between %9.2f  fl.clean %7.2f fl.dirty %7.2f\n", name, mi, mq, tq[0],
+	    tq[CALLS - 1], ms, BATCH, mb, mp, med(f1, nb), med(fr, nb), med(br, nb), med(fc, nb), med(fd, nb));
 }
 int main(int argc, char **argv) {
 	int shapes[][2] = { {16384, 4096}, {8192, 8192}, {2048, 16384}, {16384, 7168}, {1000, 5120} };
