@@ -173,13 +173,18 @@ null"
 	run -1 bash -c "nm pop/gen-000/c0/runner | grep -q ' T sgemm$'"
 }
 
-# ratio_to_control NAME: NAME.c's score over the same file's with TRICK 0 (the same honest work, no
+# ratio_to_control NAME [MIN]: NAME.c's score over the same file's with TRICK 0 (the same honest work, no
 # trick), each the least of three benches taken alternately: the least is what load spoils least
-# (tests run side by side here), and one thread each, which a busy neighbour slows less than two
+# (tests run side by side here), and one thread each, which a busy neighbour slows less than two.
+# Where the ratio is not above MIN, three more of each: a trick stays below, a control that met only
+# busy moments does not (r3_unwind_t0 read 0.425 once in make test, where its trick is worth 0.30).
 ratio_to_control() {
 	local i trick= control= t c
 	sed 's/^#define TRICK 1/#define TRICK 0/' "$ADV/$1.c" >control.c
-	for i in 1 2 3; do
+	for i in 1 2 3 4 5 6; do
+		if [ "$i" -eq 4 ] && awk -v t="$trick" -v c="$control" -v m="${2:-0}" 'BEGIN { exit !(t / c > m) }'; then
+			break
+		fi
 		OMP_NUM_THREADS=1 ADV=$ADV judge "$1" >/dev/null
 		t=$(jget pop/gen-000/c0/bench.json .score_us)
 		OMP_NUM_THREADS=1 ADV=$PWD judge control >/dev/null
@@ -199,7 +204,7 @@ ratio_to_control() {
 	# 0.30x tricks fail; make test-all (the test below) asks 0.75, which r3_heap_samples' 0.60x fails too.
 	local k r
 	for k in r3_resolve_libc r3_unwind_t0 r3_heap_samples; do
-		r=$(ratio_to_control $k)
+		r=$(ratio_to_control $k 0.5)
 		awk -v r="$r" 'BEGIN { exit !(r > 0.5) }' || fail "$k scored $r of its control"
 	done
 }
@@ -207,7 +212,7 @@ ratio_to_control() {
 @test "round three, item 5 (slow): r3_heap_samples, whose trick was worth 0.60x, within 0.75 of its control" {
 	slow
 	local r
-	r=$(ratio_to_control r3_heap_samples)
+	r=$(ratio_to_control r3_heap_samples 0.75)
 	awk -v r="$r" 'BEGIN { exit !(r > 0.75) }' || fail "r3_heap_samples scored $r of its control"
 }
 
