@@ -345,14 +345,22 @@ build_in() {
 	# no lock left behind: one runner, its log and the check's mark
 	run -0 find cache -type f
 	assert_equal "${#lines[@]}" 3
-	# the same kernels at another path
-	cp -r "$KS_ROOT/kernels" elsewhere
-	KS_KERNELS_DIR=$PWD/elsewhere ks-init -p sgemm -t cpu -k 2 d
-	KS_KERNELS_DIR=$PWD/elsewhere ks-implement d/gen-000/c0
-	KS_KERNELS_DIR=$PWD/elsewhere run -0 ks-build d/gen-000/c0
-	assert_equal "$(jget d/gen-000/c0/build.json .runner_cached)" true
-	KS_KERNELS_DIR=$PWD/elsewhere run -0 ks-bench d/gen-000/c0
-	assert_equal "$(jget d/gen-000/c0/bench.json .status)" ok
+	# the same kernels at two other paths, their harness with a warning that names its file: the second
+	# takes the first's runner, and what its compiler printed names the second's folder
+	local k
+	for k in one two; do
+		cp -r "$KS_ROOT/kernels" $k
+		echo '#warning "the harness warns"' >>$k/sgemm/harness.c
+		KS_KERNELS_DIR=$PWD/$k ks-init -p sgemm -t cpu -k 2 pop-$k
+		KS_KERNELS_DIR=$PWD/$k ks-implement pop-$k/gen-000/c0
+		KS_KERNELS_DIR=$PWD/$k run -0 ks-build pop-$k/gen-000/c0
+	done
+	assert_equal "$(jget pop-one/gen-000/c0/build.json .runner_cached)" false
+	assert_equal "$(jget pop-two/gen-000/c0/build.json .runner_cached)" true
+	run -0 grep -c "$PWD/two/sgemm/harness.c:[0-9]*:[0-9]*: warning: #warning \"the harness warns\"" pop-two/gen-000/c0/build.log
+	run -1 grep -c "$PWD/one/" pop-two/gen-000/c0/build.log
+	KS_KERNELS_DIR=$PWD/two run -0 ks-bench pop-two/gen-000/c0
+	assert_equal "$(jget pop-two/gen-000/c0/bench.json .status)" ok
 }
 
 @test "another harness, compiler flag or compiler environment is another runner; KS_BUILD_CACHE=off keeps none" {

@@ -86,6 +86,7 @@ void ks_buf_add(struct ks_buf *b, const char *s, size_t n);
 void ks_buf_puts(struct ks_buf *b, const char *s);
 void ks_buf_printf(struct ks_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ks_buf_free(struct ks_buf *b);
+char *ks_replace_all(const char *text, const char *from, const char *to);  /* every from made to; caller frees */
 
 /* ks_file.c: files */
 char *ks_file_read(const char *path, size_t *len);  /* NUL-terminated; NULL with a message */

@@ -170,28 +170,6 @@ ks_compile_diagnostics(const char *log, const struct ks_proc_result *r, int ok, 
 	return d;
 }
 
-/* text with every occurrence of from replaced by to; caller frees */
-static char *
-replace_all(const char *text, const char *from, const char *to)
-{
-	struct ks_buf b = { 0 };
-	size_t n = strlen(from);
-	const char *p;
-
-	ks_buf_puts(&b, "");
-	if (n == 0) {
-		ks_buf_puts(&b, text);
-		return b.s;
-	}
-	while ((p = strstr(text, from)) != NULL) {
-		ks_buf_add(&b, text, (size_t)(p - text));
-		ks_buf_puts(&b, to);
-		text = p + n;
-	}
-	ks_buf_puts(&b, text);
-	return b.s;
-}
-
 /*
  * nvcc's intermediate files named as the source they come from:
  * "/tmp/tmpxft_00007e00_00000000-22_kernel.compute_90.ptx" is
@@ -237,7 +215,7 @@ ks_compile_for_model(const char *diag, const char *kernel, const char *shown_as)
 {
 	const char *slash = strrchr(kernel, '/');
 	char *dir = slash ? ks_estrndup(kernel, (size_t)(slash - kernel + 1)) : ks_estrdup("");
-	char *named = replace_all(diag, kernel, shown_as), *text = replace_all(named, dir, "");
+	char *named = ks_replace_all(diag, kernel, shown_as), *text = ks_replace_all(named, dir, "");
 
 	strip_nvcc_temps(text);
 	struct ks_buf first = { 0 }, report = { 0 }, out = { 0 };

@@ -9,8 +9,10 @@
  * SHA-256 of everything its compiler sees: the compiler (its version line,
  * and the file it runs: path, size, time), the command but its -o, the
  * harness's files (ks_harness_sha256), and the environment the compiler
- * is given (ks_env_kept).  What the compiler printed is kept beside it and
- * goes into the build's log as if it had run.  A check of the harness that
+ * is given (ks_env_kept); the kernels folder's path is no part of it.
+ * What the compiler printed is kept beside it and goes into the build's
+ * log as if it had run, its paths into the kernels folder the build's.
+ * Builds started together wait on a lock while the first builds it.  A check of the harness that
  * compiles it (ks_names.c) leaves a mark, by the same kind of key, once it
  * has passed.
  *
@@ -112,29 +114,19 @@ hash_env(struct ks_hash *h)
 
 /*
  * A word of the command with the kernels folder's path (dir) in it made
- * "<kernels>": what the compiler reads there is in the harness's hash, so
- * two copies of one kernels folder (a test's, a second checkout's) share
- * their runners.
+ * KERNELS_MARK: what the compiler reads there is in the harness's hash,
+ * so two copies of one kernels folder (a test's, a second checkout's)
+ * share their runners.
  */
+#define KERNELS_MARK	"<kernels>"
+
 static void
 hash_word(struct ks_hash *h, const char *word, const char *dir)
 {
-	size_t n = dir ? strlen(dir) : 0;
-	const char *at;
-	struct ks_buf b = { 0 };
+	char *w = ks_replace_all(word, dir ? dir : "", KERNELS_MARK);
 
-	if (n == 0 || !(at = strstr(word, dir))) {
-		ks_hash_str(h, word);
-		return;
-	}
-	ks_buf_add(&b, "", 0);
-	for (; at; word = at + n, at = strstr(word, dir)) {
-		ks_buf_add(&b, word, (size_t)(at - word));
-		ks_buf_puts(&b, "<kernels>");
-	}
-	ks_buf_puts(&b, word);
-	ks_hash_str(h, b.s);
-	ks_buf_free(&b);
+	ks_hash_str(h, w);
+	free(w);
 }
 
 char *
@@ -219,7 +211,7 @@ entry_paths(const char *dir, const char *key, char **bin, char **log)
 int
 ks_runner_cache_get(const char *key, const char *out, char **printed)
 {
-	char *dir = cache_dir(), *bin, *log;
+	char *dir = cache_dir(), *bin, *log, *kept = NULL, *kdir;
 	int hit = 0;
 
 	*printed = NULL;
@@ -227,18 +219,21 @@ ks_runner_cache_get(const char *key, const char *out, char **printed)
 		free(dir);
 		return 0;
 	}
+	kdir = ks_kernels_dir();
 	entry_paths(dir, key, &bin, &log);
-	if (ks_exists(bin) && (*printed = ks_file_read(log, NULL)) && ks_file_copy_atomic(bin, out) == 0 &&
+	if (ks_exists(bin) && (kept = ks_file_read(log, NULL)) && ks_file_copy_atomic(bin, out) == 0 &&
 	    chmod(out, 0755) == 0) {
 		hit = 1;
+		/* what the compiler printed, its paths into the kernels folder this build's */
+		*printed = ks_replace_all(kept, KERNELS_MARK, kdir);
 		/* used now: not among the entries that go for want of use */
 		utimensat(AT_FDCWD, bin, NULL, 0);
 		utimensat(AT_FDCWD, log, NULL, 0);
 	} else {
-		free(*printed);
-		*printed = NULL;
 		unlink(out);
 	}
+	free(kept);
+	free(kdir);
 	free(bin);
 	free(log);
 	free(dir);
@@ -270,7 +265,7 @@ prune(const char *dir)
 void
 ks_runner_cache_put(const char *key, const char *out, const char *printed)
 {
-	char *dir = cache_dir(), *bin, *log;
+	char *dir = cache_dir(), *bin, *log, *kdir, *text;
 
 	if (!dir || !key) {
 		free(dir);
@@ -278,9 +273,13 @@ ks_runner_cache_put(const char *key, const char *out, const char *printed)
 	}
 	prune(dir);
 	entry_paths(dir, key, &bin, &log);
+	kdir = ks_kernels_dir();
+	text = ks_replace_all(printed ? printed : "", kdir, KERNELS_MARK);
 	/* the log first: a runner kept is one whose log is there */
-	if (ks_file_write_atomic(log, printed ? printed : "", printed ? strlen(printed) : 0) == 0)
+	if (ks_file_write_atomic(log, text, strlen(text)) == 0)
 		ks_file_copy_atomic(out, bin);
+	free(text);
+	free(kdir);
 	free(bin);
 	free(log);
 	free(dir);

@@ -315,6 +315,27 @@ ks_buf_puts(struct ks_buf *b, const char *s)
 	ks_buf_add(b, s, strlen(s));
 }
 
+char *
+ks_replace_all(const char *text, const char *from, const char *to)
+{
+	struct ks_buf b = { 0 };
+	size_t n = strlen(from);
+	const char *p;
+
+	ks_buf_puts(&b, "");
+	if (n == 0) {
+		ks_buf_puts(&b, text);
+		return b.s;
+	}
+	while ((p = strstr(text, from)) != NULL) {
+		ks_buf_add(&b, text, (size_t)(p - text));
+		ks_buf_puts(&b, to);
+		text = p + n;
+	}
+	ks_buf_puts(&b, text);
+	return b.s;
+}
+
 void
 ks_buf_printf(struct ks_buf *b, const char *fmt, ...)
 {
