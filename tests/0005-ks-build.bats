@@ -207,7 +207,7 @@ gcc"
 	grep -q '1.01f' $C/kernel.c
 	run -0 ks-build $C
 	run -0 $C/runner -h
-	assert_line "defaults (the problem's): --seed 77 --rtol 0.05 --atol 0.001 --time-cap 2 --min-runs 5 --json-fd 1"
+	assert_line "defaults (the problem's): --seed 77 --rtol 0.05 --atol 0.001 --time-cap 2 --warm-up 0.05 --min-runs 5 --json-fd 1"
 	assert_line --regexp "^  and, with no shape given, --test 1x1x1 17x31x9 .* --bench 256x256x256 512x384x320 200x640x448$"
 	# no option: the problem's tolerance, its test and bench shapes
 	run -0 $C/runner --time-cap 0.01 --min-runs 1

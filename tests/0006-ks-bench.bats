@@ -360,7 +360,24 @@ $(n_bench_shapes)"
 	assert_output "ks-bench: KS_BENCH_MEMORY_MB must be a positive integer, not '-5'"
 	KS_MIN_RUNS=many run -1 ks-bench $C
 	assert_output "ks-bench: KS_MIN_RUNS must be a positive integer, not 'many'"
+	KS_BENCH_WARMUP_S=fast run -1 ks-bench $C
+	assert_output "ks-bench: KS_BENCH_WARMUP_S must be a positive number, not 'fast'"
+	KS_BENCH_WARMUP_S=2 run -1 ks-bench $C
+	assert_output "ks-bench: KS_BENCH_WARMUP_S (or limits.warmup_s) must be at most 1 second, not 2"
 	assert_file_not_exists $C/bench.json
+}
+
+@test "KS_BENCH_WARMUP_S: each bench shape is called untimed for that long first; the runner's --warm-up" {
+	use seeded
+	KS_BENCH_WARMUP_S=0.3 run -0 ks-bench $C
+	run -0 jq -c '[.results[].wall_s > 0.3] | unique' $C/bench.json
+	assert_output '[true]'
+	# the tests' own 1 ms: no shape near 0.3 s
+	run -0 ks-bench $C
+	run -0 jq -c '[.results[].wall_s < 0.3] | unique' $C/bench.json
+	assert_output '[true]'
+	run -2 $C/runner --warm-up -1
+	assert_output --partial "bad --warm-up '-1'"
 }
 
 @test "ks-bench refuses KS_BENCH_SETTLE_S and KS_BENCH_BUSY_MAX out of range in one line naming the setting" {

@@ -389,14 +389,14 @@ sysfs_size() {
 	assert_equal "$(def "$KS_ROOT/kernels/common/ks_gpu.hip" FLUSH_LLCS)" 2
 	grep -qE '^#define LLC_FLOOR[[:space:]]+\(\(size_t\)256 << 20\)' "$KS_ROOT/kernels/common/ks_gpu.hip" ||
 		fail "LLC_FLOOR (AMD's Infinity Cache) is not 256 MiB"
-	# a problem without limits: ks-bench's defaults, 2 s and 5 runs (read in ks_settings.c)
-	run -0 grep -c -e '"time_cap_s", 0, 2.0,' -e '"min_runs", 1, 5,' "$KS_ROOT/tools/ks_settings.c"
-	assert_output 2
+	# a problem without limits: ks-bench's defaults, 2 s, 5 runs and 50 ms of warm-up (read in ks_settings.c)
+	run -0 grep -c -e '"time_cap_s", 0, 2.0,' -e '"min_runs", 1, 5,' -e '"warmup_s", 0, 0.05,' "$KS_ROOT/tools/ks_settings.c"
+	assert_output 3
 	mkdir kernels
 	cp -r "$KS_ROOT/kernels/common" "$KS_ROOT/kernels/sgemm" kernels/
 	jq 'del(.limits.time_cap_s, .limits.min_runs)' "$KS_ROOT/kernels/sgemm/problem.json" >kernels/sgemm/problem.json
 	export KS_KERNELS_DIR=$PWD/kernels
-	unset KS_TIME_CAP_S KS_MIN_RUNS
+	unset KS_TIME_CAP_S KS_MIN_RUNS KS_BENCH_WARMUP_S
 	make_pop pop
 	fake_cand pop 0 0 ok 100 ''
 	llm_server_start "$(jq -nc '{fixture: [{content: ({base: "g000c0", reference: "g000c0", reason: "r"} | tojson)}]}')"

@@ -186,6 +186,11 @@ runner_argv(const struct bench *b)
 	ks_argv_add(&argv, &n, ks_easprintf("%.17g", atol));
 	ks_argv_add(&argv, &n, ks_estrdup("--time-cap"));
 	ks_argv_add(&argv, &n, ks_easprintf("%.17g", b->set.time_cap_s));
+	/* only where set: a runner built before the option knows none */
+	if (b->set.warmup_s != 0.05) {
+		ks_argv_add(&argv, &n, ks_estrdup("--warm-up"));
+		ks_argv_add(&argv, &n, ks_easprintf("%.17g", b->set.warmup_s));
+	}
 	ks_argv_add(&argv, &n, ks_estrdup("--min-runs"));
 	ks_argv_add(&argv, &n, ks_easprintf("%ld", b->set.min_runs));
 	if (b->set.batch) {
@@ -855,7 +860,7 @@ main(int argc, char *argv[])
 	    "  than the speed of light) or no_device (no GPU of the target here).\n"
 	    "  \"machine\" says what else the machine was doing, and \"noisy\" where it\n"
 	    "  was busy.  See population(5) for every field.\n"
-	    "  Environment: KS_TIME_CAP_S (timing per shape),\n"
+	    "  Environment: KS_TIME_CAP_S (timing per shape), KS_BENCH_WARMUP_S (warm-up per shape),\n"
 	    "  KS_BENCH_TIMEOUT_S (wall clock), KS_BENCH_MEMORY_MB, KS_MIN_RUNS,\n"
 	    "  KS_BENCH_BATCH (calls per timed sample: auto, the default on a GPU, or 1-128),\n"
 	    "  KS_LOCK_DIR (where the per-device locks live, default /tmp),\n"

@@ -1059,6 +1059,7 @@ int ks_versus(const struct ks_cand *a, const struct ks_cand *b, double *ratio, d
 struct ks_bench_settings {
 	/* the environment over problem.json's "limits": KS_TIME_CAP_S, KS_BENCH_TIMEOUT_S, ... */
 	double time_cap_s, timeout_s;
+	double warmup_s;          /* KS_BENCH_WARMUP_S: each shape's warm-up, at least (the harness's 0.05) */
 	long mem_mb, min_runs, fsize_mb, max_procs;
 	const char *salt;         /* KS_BENCH_SALT, or NULL; points into the environment */
 	int versus_on;            /* KS_VERSUS: time a candidate side by side with its base */

@@ -454,7 +454,8 @@ bench_setting(const struct ks_problem *p, const char *env, const char *key, doub
  * harness's (kernels/common/ks_harness.c: WARMUP_CALLS, WARMUP_S,
  * TARGET_RSE, WALL_CAPS, SPOT_ONE_IN, SPOT_PER_BATCH, BATCH_S,
  * BATCH_BYTES; ks_judge.h: KS_JUDGE_MAX_BATCH; ks_gpu.hip: FLUSH_LLCS,
- * LLC_FLOOR) or ks-bench's (its defaults: a time cap of 2 s, 5 runs),
+ * LLC_FLOOR) or ks-bench's (its defaults: a time cap of 2 s, 5 runs, a
+ * warm-up of 50 ms),
  * and tests/0204 holds them to it.  "" for target external, whose
  * evaluator times as it does.
  */
@@ -463,6 +464,7 @@ timing_rules(const struct ks_target *t, const struct ks_problem *p)
 {
 	double cap = bench_setting(p, "KS_TIME_CAP_S", "time_cap_s", 2.0);
 	double runs = bench_setting(p, "KS_MIN_RUNS", "min_runs", 5);
+	double warm = bench_setting(p, "KS_BENCH_WARMUP_S", "warmup_s", 0.05);
 	int gpu = strcmp(t->device, "cpu") != 0;
 	struct ks_buf b = { 0 };
 
@@ -470,11 +472,11 @@ timing_rules(const struct ks_target *t, const struct ks_problem *p)
 	if (ks_target_external(t))
 		return b.s;
 	ks_buf_printf(&b, "\nHow the score is measured: each benchmark shape is called to warm up (at least 2 calls and "
-	    "50 ms), then timed %s until the standard error of the mean is under 0.5 %% of it or %g s of timed calls "
+	    "%g ms), then timed %s until the standard error of the mean is under 0.5 %% of it or %g s of timed calls "
 	    "are spent (%g s with the checks), at least %g %s%s either way. The shape's time is the median of the "
 	    "timed %s, and the score the geometric mean over the shapes. Every timed call gets new input contents, "
 	    "written %s, and calls picked at random are checked after they return (one in four%s).",
-	    gpu ? "in batches" : "call by call", cap, 4 * cap, runs, gpu ? "batch" : "call",
+	    warm * 1e3, gpu ? "in batches" : "call by call", cap, 4 * cap, runs, gpu ? "batch" : "call",
 	    runs == 1 ? "" : gpu ? "es" : "s", gpu ? "batches' time per call" : "calls",
 	    gpu ? "before its batch" : "just before it", gpu ? ", at most about two a batch" : "");
 	if (gpu)

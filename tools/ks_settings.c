@@ -50,12 +50,17 @@ ks_bench_settings_load(const struct ks_problem *p, struct ks_bench_settings *s)
 
 	memset(s, 0, sizeof *s);
 	if (limit(p, "KS_TIME_CAP_S", "time_cap_s", 0, 2.0, &s->time_cap_s) < 0 ||
+	    limit(p, "KS_BENCH_WARMUP_S", "warmup_s", 0, 0.05, &s->warmup_s) < 0 ||
 	    limit(p, "KS_BENCH_FILE_MB", "file_mb", 1, 1024, &fsize) < 0 ||
 	    limit(p, "KS_BENCH_PROCS", "procs", 1, 4096, &procs) < 0 ||
 	    limit(p, "KS_BENCH_TIMEOUT_S", "bench_s", 0, 300, &s->timeout_s) < 0 ||
 	    limit(p, "KS_BENCH_MEMORY_MB", "memory_mb", 1, 4096, &mem) < 0 ||
 	    limit(p, "KS_MIN_RUNS", "min_runs", 1, 5, &min_runs) < 0)
 		return -1;
+	if (s->warmup_s > 1) {
+		ks_warnx("KS_BENCH_WARMUP_S (or limits.warmup_s) must be at most 1 second, not %g", s->warmup_s);
+		return -1;
+	}
 	s->mem_mb = (long)mem;
 	s->min_runs = (long)min_runs;
 	s->fsize_mb = (long)fsize;

@@ -38,7 +38,8 @@
 #include "ks_versus.h"
 
 #define WARMUP_CALLS	2	/* at least this many calls before timing */
-#define WARMUP_S	0.05	/* and at least this long */
+#define WARMUP_S	0.05	/* and at least this long (--warm-up) */
+static double warmup_s = WARMUP_S;
 #define MAX_RUNS	1000000L
 #define FRESH_STREAM	0x66726573ULL	/* "fres": the seed stream of fresh inputs */
 #define CALL_STREAM	0x63616c6c00000000ULL	/* "call": the inputs of timed call n */
@@ -312,7 +313,7 @@ usage(FILE *fp)
 	int i;
 
 	fprintf(fp, "usage: runner [--seed S] [--salt S] [--rtol R] [--atol A] "
-	    "[--time-cap SECONDS] [--min-runs N] [--batch N]\n"
+	    "[--time-cap SECONDS] [--warm-up SECONDS] [--min-runs N] [--batch N]\n"
 	    "              [--json-fd FD] [--measure-peak] [--profile] [--worker PATH]\n"
 	    "              [--versus PATH]\n"
 	    "              --test SHAPE ... "
@@ -322,9 +323,9 @@ usage(FILE *fp)
 		fprintf(fp, "%s%s", i ? "x" : "", P->dim_names[i]);
 	fprintf(fp, ", optionally @SEED for a per-shape seed\n"
 	    "defaults (the problem's): --seed %llu --rtol %g --atol %g "
-	    "--time-cap %g --min-runs %ld --json-fd 1\n",
+	    "--time-cap %g --warm-up %g --min-runs %ld --json-fd 1\n",
 	    (unsigned long long)(KS_DEFAULT_SEED), (double)(KS_DEFAULT_RTOL),
-	    (double)(KS_DEFAULT_ATOL), (double)(KS_DEFAULT_TIME_CAP),
+	    (double)(KS_DEFAULT_ATOL), (double)(KS_DEFAULT_TIME_CAP), WARMUP_S,
 	    (long)(KS_DEFAULT_MIN_RUNS));
 	if (nonempty(KS_DEFAULT_TESTS) || nonempty(KS_DEFAULT_BENCHES))
 		fprintf(fp, "  and, with no shape given, --test %s --bench %s\n",
@@ -610,6 +611,8 @@ parse_args(struct opts *o, int argc, char **argv)
 			o->atol = parse_double(arg, val, 0, 0);
 		else if (!strcmp(arg, "--time-cap"))
 			o->time_cap = parse_double(arg, val, 0, 1);
+		else if (!strcmp(arg, "--warm-up"))
+			warmup_s = parse_double(arg, val, 0, 0);
 		else if (!strcmp(arg, "--min-runs"))
 			o->min_runs = parse_long(arg, val, 1, MAX_RUNS);
 		else if (!strcmp(arg, "--batch"))
@@ -1168,7 +1171,8 @@ fresh_check(const struct opts *o, const struct shape *sh, void *st, struct ks_ch
 /*
  * First calls pay for page faults, thread start-up, cold caches, and on a
  * GPU for clocks still rising from idle: calls, untimed (their times
- * would count for nothing), for WARMUP_S and at least WARMUP_CALLS.
+ * would count for nothing), for warmup_s (WARMUP_S, or --warm-up) and at
+ * least WARMUP_CALLS.
  */
 static int
 warm_up(const struct shape *sh, void *st, struct batch *b)
@@ -1176,7 +1180,7 @@ warm_up(const struct shape *sh, void *st, struct batch *b)
 	double t0 = ks_now();
 	long calls;
 
-	for (calls = 0; calls < WARMUP_CALLS || ks_now() - t0 < WARMUP_S; calls++) {
+	for (calls = 0; calls < WARMUP_CALLS || ks_now() - t0 < warmup_s; calls++) {
 		if (call_once(sh->dims, st) < 0)
 			return -1;
 		if (b)

@@ -11,6 +11,9 @@ export KS_QUIET=1
 export KS_PROGRESS=0
 # Fast timing: tests check behaviour, not speed.
 export KS_TIME_CAP_S=0.02 KS_MIN_RUNS=1
+# each bench shape's warm-up: 1 ms, not 50 (the first calls' speed is no test's business; 50 ms a shape
+# was a quarter of make test's CPU, in the workers' warm-up calls)
+export KS_BENCH_WARMUP_S=0.001
 # An LLM outage is not ridden out past KS_LLM_TRIES (the default rides out 15 minutes): the tests of that set it
 export KS_LLM_OUTAGE_S=0
 # ks-bench's per-device locks: each test's own, and setup_file's its file's
