@@ -14,6 +14,10 @@ export KS_TIME_CAP_S=0.02 KS_MIN_RUNS=1
 # each bench shape's warm-up: 1 ms, not 50 (the first calls' speed is no test's business; 50 ms a shape
 # was a quarter of make test's CPU, in the workers' warm-up calls)
 export KS_BENCH_WARMUP_S=0.001
+# OpenMP's idle threads sleep rather than spin between a kernel's parallel regions: in make test the
+# spinning was a third of each worker's CPU (sgemm's seed: 0.42 s against 0.29 s, lastcomm), where 2 CPUs
+# run 4 tests at once and no test times a kernel against the hardware
+export OMP_WAIT_POLICY=passive
 # An LLM outage is not ridden out past KS_LLM_TRIES (the default rides out 15 minutes): the tests of that set it
 export KS_LLM_OUTAGE_S=0
 # ks-bench's per-device locks: each test's own, and setup_file's its file's
