@@ -184,14 +184,6 @@ struct http {
 	char err[CURL_ERROR_SIZE];
 };
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static size_t
 on_body(char *p, size_t size, size_t n, void *arg)
@@ -199,7 +191,7 @@ on_body(char *p, size_t size, size_t n, void *arg)
 	struct http *h = arg;
 
 	ks_buf_add(&h->body, p, size * n);
-	h->last_byte = now_s();
+	h->last_byte = ks_monotonic();
 	return size * n;
 }
 
@@ -217,7 +209,7 @@ on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
 	(void)dlnow;
 	(void)ultotal;
 	(void)ulnow;
-	if (h->idle_s > 0 && now_s() - h->last_byte > h->idle_s) {
+	if (h->idle_s > 0 && ks_monotonic() - h->last_byte > h->idle_s) {
 		h->idle = 1;
 		return 1;
 	}
@@ -315,7 +307,7 @@ http_post(const struct ks_llm *llm, const char *url, const char *body, struct ht
 	/* a stream with no byte for KS_LLM_IDLE_S is a dead connection */
 	h->idle = 0;
 	h->idle_s = llm->stream ? llm->idle_s : 0;
-	h->last_byte = now_s();
+	h->last_byte = ks_monotonic();
 	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
 	curl_easy_setopt(c, CURLOPT_XFERINFODATA, h);
 	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);

@@ -65,14 +65,6 @@ ks_catch_signal(int sig, const struct sigaction *sa, struct sigaction *old)
 		sigaction(sig, sa, NULL);
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void
 redirect(const char *path, int fd, int flags)
@@ -201,7 +193,7 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 	stop_signals(&stop);
 	sigprocmask(SIG_UNBLOCK, &stop, &old_mask);
 
-	start = now_s();
+	start = ks_monotonic();
 	parent = getpid();
 	cgroup = o->sandbox && o->max_procs > 0 ? ks_sandbox_cgroup(o->max_procs) : NULL;
 	if ((pid = fork()) < 0) {
@@ -238,7 +230,7 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 		}
 		if (caught_signal)
 			kill(-pid, SIGKILL);
-		else if (deadline && now_s() > deadline) {
+		else if (deadline && ks_monotonic() > deadline) {
 			r->timed_out = 1;
 			kill(-pid, SIGKILL);
 		}
@@ -249,7 +241,7 @@ ks_proc_run(char *const argv[], const struct ks_proc_opts *o, struct ks_proc_res
 	kill(-pid, SIGKILL);
 	if (cgroup)
 		ks_sandbox_cgroup_remove(cgroup);
-	r->seconds = now_s() - start;
+	r->seconds = ks_monotonic() - start;
 
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
