@@ -8,12 +8,12 @@ load helper/common
 setup() {
 	cd "$BATS_TEST_TMPDIR"
 	mkdir pop
-	holder=
+	holder= holder_start=
 }
 
 teardown() {
 	# (what a test started in a session of its own does not outlive it)
-	[ -z "$holder" ] || pkill -KILL -s "$holder" 2>/dev/null || true
+	kill_session "$holder" "$holder_start"
 }
 
 # wait_file FILE: up to 30 s for FILE to exist.
@@ -38,7 +38,7 @@ wait_file() {
 
 @test "a second ks-lock exits 75 and names the make that holds the lock, with its command line" {
 	setsid sh -c 'ks-lock pop sh -c "touch started; sleep 60"; :' 3>&- &
-	holder=$!
+	holder=$! holder_start=$(proc_start $!)
 	wait_file started
 	run -75 ks-lock pop true
 	assert_output "ks-lock: another make is running on 'pop' (pid $holder: sh -c 'ks-lock pop sh -c \"touch started; sleep 60\"; :'; it holds 'pop/.lock'): let it finish, or stop it first (kill $holder)"
@@ -55,7 +55,7 @@ wait_file() {
 	wait "$dead"
 	echo "pid $dead: make generation N=1 POP=pop" >pop/.lock
 	setsid flock pop/.lock sh -c 'touch held; sleep 60' 3>&- &
-	holder=$!
+	holder=$! holder_start=$(proc_start $!)
 	wait_file held
 	run -75 ks-lock pop true
 	assert_output "ks-lock: 'pop/.lock' is held by pid $holder (flock pop/.lock sh -c 'touch held; sleep 60'), left running by a make that has ended (pid $dead: make generation N=1 POP=pop): let it finish, or stop it first (kill $holder)"
@@ -91,4 +91,21 @@ wait_file() {
 	run pgrep -s "$pid"
 	assert_failure
 	run -0 flock -n pop/.lock true
+}
+
+@test "the tests' signal_same and kill_session spare a process that has since taken the pid" {
+	# (pids come round within minutes under make test: a test's stale pid once stopped this file's holder)
+	setsid sh -c 'touch started; exec sleep 60' 3>&- &
+	holder=$! holder_start=$(proc_start $!)
+	wait_file started
+	# the same pid, started at another time: another process
+	run -1 signal_same TERM "$holder" "$((holder_start + 1))"
+	kill_session "$holder" "$((holder_start + 1))"
+	sleep 0.2
+	run -0 kill -0 "$holder"
+	run -0 signal_same STOP "$holder" "$holder_start"
+	run -0 kill -CONT "$holder"
+	kill_session "$holder" "$holder_start"
+	for ((i = 0; i < 100; i++)); do [ "$(proc_start "$holder")" = "$holder_start" ] || break; sleep 0.05; done
+	run -1 proc_start "$holder"
 }

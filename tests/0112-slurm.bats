@@ -109,6 +109,9 @@ teardown_file() {
 	for f in "$d/slurmd.pid" "$d/slurmctld.pid" "$d/munge/munged.pid"; do
 		[ -s "$f" ] || continue
 		pid=$(cat "$f")
+		# (only while that pid is still the daemon's: a daemon that ended minutes ago left its pid
+		# to any process, another test's; see proc_start)
+		[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$(basename "$f" .pid)" ] || continue
 		kill "$pid" 2>/dev/null || continue
 		wait_for 10 sh -c "! kill -0 $pid" || kill -9 "$pid" 2>/dev/null
 	done

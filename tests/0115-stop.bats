@@ -16,7 +16,7 @@ setup() {
 teardown() {
 	llm_server_stop
 	# (a run that did not stop is not left running after its test)
-	[ -z "${pid:-}" ] || pkill -KILL -s "$pid" 2>/dev/null || true
+	kill_session "${pid:-}" "${pid_start:-}"
 }
 
 # start_gen ARGS...: make generation N=1 in a session of its own ($pid, make's
@@ -25,7 +25,7 @@ teardown() {
 start_gen() {
 	KS_TIME_CAP_S=4 setsid env --default-signal=INT \
 		make -s --no-print-directory -C "$KS_ROOT" generation POP="$P" N=1 "$@" >make.log 2>&1 &
-	pid=$!
+	pid=$! pid_start=$(proc_start $!)
 }
 
 # wait_for FILE: up to 120 s.

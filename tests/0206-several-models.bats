@@ -24,7 +24,7 @@ setup() {
 
 teardown() {
 	llm_server_stop
-	[ -z "${SECOND_PID:-}" ] || { kill "$SECOND_PID" 2>/dev/null; wait "$SECOND_PID" 2>/dev/null; } || true
+	[ -z "${SECOND_PID:-}" ] || { signal_same TERM "$SECOND_PID" "$SECOND_START"; wait "$SECOND_PID" 2>/dev/null; } || true
 }
 
 # second_start SCRIPT: the second server, which takes key-b only, as endpoint "second"
@@ -34,7 +34,7 @@ second_start() {
 	: >second-log.jsonl
 	LLM_SERVER_EXPECT_KEY=key-b python3 "$LLM_SERVER" --script second-script.json --log second-log.jsonl \
 		--port-file second-port --parent-pid $$ >second.err 2>&1 3>&- &
-	SECOND_PID=$!
+	SECOND_PID=$! SECOND_START=$(proc_start $!)
 	for ((i = 0; i < 200; i++)); do
 		[ -s second-port ] && break
 		sleep 0.05

@@ -267,6 +267,33 @@ busy_proc() {
 	assert_file_exists "$1/stat"
 }
 
+# A test signals only processes of its own.  Under make test pids come round again within minutes
+# (32,768 of them, some 280 a second here), so a pid kept from a process that has since ended may
+# name another test's process: 0012's lock holder was once stopped so, and its lock taken.
+# proc_start PID: when PID started (the 22nd field of /proc/PID/stat, clock ticks since boot); fails
+# when there is no such process.
+proc_start() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	# (the command name, in parentheses, may hold spaces: the fields after its last ')')
+	set -- ${stat##*) }
+	echo "${20}"
+}
+
+# signal_same SIGNAL PID START: SIGNAL to PID only while it is the process that started at START.
+signal_same() {
+	[ -n "$3" ] && [ "$(proc_start "$2")" = "$3" ] && kill -"$1" "$2" 2>/dev/null
+}
+
+# kill_session PID START: SIGKILL to every process of the session that PID led, started at START,
+# unless PID is now another process (a session whose leader ended keeps its id while a member lives).
+kill_session() {
+	local now
+	[ -n "$1" ] || return 0
+	now=$(proc_start "$1") && [ "$now" != "$2" ] && return 0
+	pkill -KILL -s "$1" 2>/dev/null || true
+}
+
 # cpu_lock: the path of the CPU's bench lock (KS_LOCK_DIR is the test's own)
 cpu_lock() { echo "$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-cpu.lock"; }
 

@@ -46,7 +46,7 @@ llm_server_start() {
 		--log "$BATS_TEST_TMPDIR/llm-log.jsonl" --port-file "$port_file" \
 		${LLM_SERVER_PORT:+--port "$LLM_SERVER_PORT"} \
 		--parent-pid $$ >"$BATS_TEST_TMPDIR/llm-server.err" 2>&1 3>&- &
-	LLM_SERVER_PID=$!
+	LLM_SERVER_PID=$! LLM_SERVER_START=$(proc_start $!)
 	for ((i = 0; i < 200; i++)); do
 		[ -s "$port_file" ] && break
 		_llm_alive "$LLM_SERVER_PID" ||
@@ -56,7 +56,7 @@ llm_server_start() {
 	[ -s "$port_file" ] || fail "llm server wrote no port in 10 s"
 	LLM_PORT=$(cat "$port_file")
 	LLM_URL="http://127.0.0.1:$LLM_PORT/v1"
-	export LLM_PORT LLM_URL LLM_SERVER_PID
+	export LLM_PORT LLM_URL LLM_SERVER_PID LLM_SERVER_START
 	export KS_LLM_URL=$LLM_URL KS_LLM_API_KEY=test-key-123
 	export KS_LLM_PROVIDER=openai KS_MODEL=fixture
 }
@@ -98,15 +98,15 @@ llm_log() {
 # llm_server_stop: stops the server (SIGTERM, then SIGKILL after 2 s);
 # safe to call when none was started or it is already stopped.
 llm_server_stop() {
-	local pid=${LLM_SERVER_PID:-} i
+	local pid=${LLM_SERVER_PID:-} start=${LLM_SERVER_START:-} i
 	[ -n "$pid" ] || return 0
-	unset LLM_SERVER_PID
-	kill -TERM "$pid" 2>/dev/null || return 0
+	unset LLM_SERVER_PID LLM_SERVER_START
+	signal_same TERM "$pid" "$start" || return 0
 	for ((i = 0; i < 40; i++)); do
 		_llm_alive "$pid" || break
 		sleep 0.05
 	done
-	kill -KILL "$pid" 2>/dev/null || true
+	signal_same KILL "$pid" "$start" || true
 	wait "$pid" 2>/dev/null || true
 	return 0
 }
