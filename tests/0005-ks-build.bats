@@ -38,10 +38,18 @@ true"
 	# the command, pasted into a shell, builds it again
 	cmd=$(jget $C/build.json .command)
 	[[ $cmd == "cc -std=c11 "* ]] || fail "command: $cmd"
-	# two programs: the worker (the kernel and the call glue), then the judge (the harness, no kernel)
-	[[ $cmd == *"/kernels/sgemm/call.c $C/kernel.c -o $C/worker "*" && "* ]] || fail "command: $cmd"
-	[[ $cmd == *"/kernels/sgemm/harness.c "*" -o $C/runner "* ]] || fail "command: $cmd"
-	[[ ${cmd#*&&} != *kernel.c* ]] || fail "the judge is built with the kernel: $cmd"
+	# the kernel compiled once, to the object the static check reads; the worker's shared sources each to an
+	# object; the worker linked from them; then the judge (the harness, no kernel)
+	[[ $cmd == "cc "*" -c $C/kernel.c -o $C/kernel.o && "* ]] || fail "command: $cmd"
+	assert_equal "$(grep -o 'kernel\.c' <<<"$cmd" | wc -l)" 1
+	[[ $cmd == *" -c $KS_ROOT/kernels/common/ks_worker.c -o $C/ks_worker.o && "* ]] || fail "command: $cmd"
+	[[ $cmd == *" -c $KS_ROOT/kernels/sgemm/call.c -o $C/call.o && "* ]] || fail "command: $cmd"
+	[[ $cmd == *" $C/kernel.o $C/ks_worker.o $C/call.o -o $C/worker -lm && "* ]] || fail "command: $cmd"
+	[[ ${cmd##*&&} == *"/kernels/sgemm/harness.c "*" -o $C/runner "* ]] || fail "command: $cmd"
+	[[ ${cmd##*&&} != *kernel.[co]* ]] || fail "the judge is built with the kernel: $cmd"
+	# the objects go once linked
+	run -0 find $C -name '*.o'
+	assert_output ""
 	rm $C/runner $C/worker
 	run -0 sh -c "$cmd"
 	assert_file_executable $C/runner
@@ -319,14 +327,33 @@ build_in() {
 	assert_output --partial "problem sgemm"
 	# the worker is the kernel's own: built every time
 	[ b/gen-000/c0/worker -nt a/gen-000/c0/runner ] || fail "the worker was not built"
-	# one runner, what its compiler printed beside it, and the mark of the seed's check of the harness's names
-	run -0 find cache -type f
-	assert_equal "${#lines[@]}" 3
-	run -0 find cache -type f -name '*.log'
-	assert_equal "${#lines[@]}" 1
-	run -0 find cache -type f -name '*.ok'
-	assert_equal "${#lines[@]}" 1
+	# one runner and the worker's two shared objects, what their compiler printed beside each, and the mark of the
+	# seed's check of the harness's names
+	run -0 sh -c 'cd cache && ls'
+	assert_equal "$(sed 's/-[0-9a-f]\{64\}/-KEY/' <<<"$output" | sort | tr '\n' ' ')" \
+		"names-KEY.ok object-KEY object-KEY object-KEY.log object-KEY.log runner-KEY runner-KEY.log "
+
 	# the cached runner judges: the seed benched with it is ok
+	run -0 ks-bench b/gen-000/c0
+	assert_equal "$(jget b/gen-000/c0/bench.json .status)" ok
+}
+
+@test "a later build compiles the kernel once and links: the worker's shared objects come from the cache" {
+	# (before: every build compiled the kernel twice, for the static check and for the worker, and the
+	# worker's shared sources with it: on a GPU target four nvcc compiles a build instead of one)
+	export KS_BUILD_CACHE=$PWD/cache
+	printf '#!/bin/sh\necho "$*" >>%s/calls\nexec cc "$@"\n' "$PWD" >logged-cc
+	chmod +x logged-cc
+	export KS_CC=$PWD/logged-cc
+	build_in a >/dev/null
+	: >calls
+	assert_equal "$(build_in b)" true
+	run -0 grep -c -- ' -o b/gen-000/c0/kernel\.o$' calls
+	assert_output 1
+	run -0 grep -c -- ' -o b/gen-000/c0/worker -lm$' calls
+	assert_output 1
+	run -1 grep -- '-o b/gen-000/c0/\(ks_worker\|call\)\.o\|-o b/gen-000/c0/runner' calls
+	# the worker from the cache's objects judges: ok
 	run -0 ks-bench b/gen-000/c0
 	assert_equal "$(jget b/gen-000/c0/bench.json .status)" ok
 }
@@ -342,9 +369,9 @@ build_in() {
 	run -0 jq -s -c 'map(.runner_cached) | sort' a/gen-000/c0/build.json b/gen-000/c0/build.json
 	assert_output '[false,true]'
 	cmp a/gen-000/c0/runner b/gen-000/c0/runner
-	# no lock left behind: one runner, its log and the check's mark
+	# no lock left behind: one runner and two objects, their logs and the check's mark
 	run -0 find cache -type f
-	assert_equal "${#lines[@]}" 3
+	assert_equal "${#lines[@]}" 7
 	# the same kernels at two other paths, their harness with a warning that names its file: the second
 	# takes the first's runner, and what its compiler printed names the second's folder
 	local k
@@ -377,14 +404,14 @@ build_in() {
 	# a variable the compiler is given (CPATH reaches the compiler; HOME does not)
 	assert_equal "$(CPATH=/nonexistent build_in d)" false
 	assert_equal "$(HOME=/nonexistent-home build_in e)" true
-	run -0 find cache -type f -name '*.log'
+	run -0 find cache -type f -name 'runner-*.log'
 	assert_equal "${#lines[@]}" 4
 	run -0 find cache -type f
-	assert_equal "${#lines[@]}" 12
+	assert_equal "${#lines[@]}" 28
 	# off: nothing kept, nothing taken
 	assert_equal "$(KS_BUILD_CACHE=off build_in f)" false
 	run -0 find cache -type f
-	assert_equal "${#lines[@]}" 12
+	assert_equal "${#lines[@]}" 28
 }
 
 @test "a cache folder that others may write is not used: said once, the build goes on" {
@@ -401,10 +428,10 @@ build_in() {
 @test "the cache without KS_BUILD_CACHE: under XDG_CACHE_HOME, else ~/.cache" {
 	unset KS_BUILD_CACHE
 	XDG_CACHE_HOME=$PWD/xdg ks-build $C
-	run -0 find xdg/kernel-scientist/runners -type f -name '*.log'
+	run -0 find xdg/kernel-scientist/runners -type f -name 'runner-*.log'
 	assert_equal "${#lines[@]}" 1
 	rm $C/build.json
 	HOME=$PWD/home ks-build $C
-	run -0 find home/.cache/kernel-scientist/runners -type f -name '*.log'
+	run -0 find home/.cache/kernel-scientist/runners -type f -name 'runner-*.log'
 	assert_equal "${#lines[@]}" 1
 }

@@ -22,9 +22,10 @@ setup() {
 	assert_equal "$(jget pop/gen-000/c0/build.json .ok)" true
 	assert_file_exists pop/gen-000/c0/runner
 	assert_file_exists pop/gen-000/c0/worker
-	# two programs: the worker (the kernel, the call glue) and the judge (the harness, no kernel)
+	# the kernel to its object, the worker's shared sources to theirs, the worker linked from them, the judge
+	# (the harness, no kernel)
 	run -0 jf pop/gen-000/c0/build.json .command .compiler
-	assert_line --index 0 --regexp '^hipcc -O3 -Rpass-analysis=kernel-resource-usage -Wall --offload-arch=gfx940 .*/common/ks_worker.hip .*/common/ks_worker_gpu.hip .*/hipscale/call.hip pop/gen-000/c0/kernel.hip -o pop/gen-000/c0/worker && hipcc .*/common/ks_harness.hip .*/common/ks_judge.hip .*/common/ks_gpu.hip .*/hipscale/harness.hip -o pop/gen-000/c0/runner$'
+	assert_line --index 0 --regexp '^hipcc -O3 -Rpass-analysis=kernel-resource-usage -Wall --offload-arch=gfx940 .* -c pop/gen-000/c0/kernel.hip -o pop/gen-000/c0/kernel.o && hipcc .* -c .*/common/ks_worker.hip -o pop/gen-000/c0/ks_worker.o && hipcc .* -c .*/common/ks_worker_gpu.hip -o pop/gen-000/c0/ks_worker_gpu.o && hipcc .* -c .*/hipscale/call.hip -o pop/gen-000/c0/call.o && hipcc -O3 -Rpass-analysis=kernel-resource-usage -Wall --offload-arch=gfx940 pop/gen-000/c0/kernel.o pop/gen-000/c0/ks_worker.o pop/gen-000/c0/ks_worker_gpu.o pop/gen-000/c0/call.o -o pop/gen-000/c0/worker && hipcc .*/common/ks_harness.hip .*/common/ks_judge.hip .*/common/ks_gpu.hip .*/hipscale/harness.hip -o pop/gen-000/c0/runner$'
 	assert_line --index 1 --regexp '^HIP version: [0-9]'
 }
 

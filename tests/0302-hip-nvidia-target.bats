@@ -24,9 +24,10 @@ setup() {
 	assert_equal "$(jget pop/gen-000/c0/build.json .ok)" true
 	assert_file_exists pop/gen-000/c0/runner
 	assert_file_exists pop/gen-000/c0/worker
-	# two programs: the worker (the kernel, the call glue) and the judge (the harness, no kernel)
+	# the kernel to its object, the worker's shared sources to theirs, the worker linked from them without
+	# -x cu (which would read the objects as sources), the judge (the harness, no kernel)
 	run -0 jget pop/gen-000/c0/build.json .command
-	assert_output --regexp '^nvcc -std=c\+\+17 -O3 -Xptxas -v -Xcompiler -Wall -x cu -gencode=arch=compute_90a,code=sm_90a -I[^ ]*/kernels/common/hip-on-cuda -I[^ ]*/kernels/common .*/common/ks_worker.c .*/common/ks_worker_gpu.hip .*/hipscale/call.hip pop/gen-000/c0/kernel.hip -o pop/gen-000/c0/worker && nvcc .*/common/ks_judge.c .*/common/ks_gpu.hip .*/hipscale/harness.hip -o pop/gen-000/c0/runner$'
+	assert_output --regexp '^nvcc -std=c\+\+17 -O3 -Xptxas -v -Xcompiler -Wall -x cu -gencode=arch=compute_90a,code=sm_90a -I[^ ]*/kernels/common/hip-on-cuda -I[^ ]*/kernels/common .* -c pop/gen-000/c0/kernel.hip -o pop/gen-000/c0/kernel.o && nvcc .* -c .*/common/ks_worker.c -o pop/gen-000/c0/ks_worker.o && nvcc .* -c .*/common/ks_worker_gpu.hip -o pop/gen-000/c0/ks_worker_gpu.o && nvcc .* -c .*/hipscale/call.hip -o pop/gen-000/c0/call.o && nvcc -std=c\+\+17 -O3 -Xptxas -v -Xcompiler -Wall -gencode=arch=compute_90a,code=sm_90a pop/gen-000/c0/kernel.o pop/gen-000/c0/ks_worker.o pop/gen-000/c0/ks_worker_gpu.o pop/gen-000/c0/call.o -o pop/gen-000/c0/worker && nvcc .*/common/ks_judge.c .*/common/ks_gpu.hip .*/hipscale/harness.hip -o pop/gen-000/c0/runner$'
 }
 
 @test "build.json holds ptxas's report of the candidate's kernel, without the harness's" {

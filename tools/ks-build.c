@@ -46,7 +46,7 @@ not_built(const struct build *b, const char *diagnostics, const char *why)
 /*
  * The static check's reason to refuse the kernel; NULL when it passes (or
  * could not be read: said).  The source as written, then as the compiler
- * reads it: preprocessed, and the symbols its object imports.
+ * reads it, preprocessed; its object is checked as it is built (ks_compile).
  */
 static char *
 refusal(const struct build *b)
@@ -97,12 +97,29 @@ not_compiled(const struct build *b)
 	return res;
 }
 
+/* The record of a kernel that the static check refused (why, freed): not built, and why. */
+static cJSON *
+refused(const struct build *b, char *why)
+{
+	char *rule = ks_easprintf("the kernel %s", why), *sum = ks_sha256_file(b->kernel);
+	char *d = ks_easprintf("not built: %s", rule);
+	cJSON *res = not_built(b, d, rule);
+
+	/* an edit of the refused kernel is a new record, so make benches it again */
+	ks_json_set_str(res, "kernel_sha256", sum);
+	free(sum);
+	free(rule);
+	free(d);
+	free(why);
+	return res;
+}
+
 /* The kernel's build record; NULL when the compiler could not be run (said). */
 static cJSON *
 compile(struct build *b)
 {
 	struct ks_compile_job job = { b->target, &b->prob, b->kernel, b->runner, b->log };
-	char *why, *d;
+	char *why;
 	cJSON *res;
 
 	if (!ks_exists(b->kernel)) {
@@ -120,26 +137,15 @@ compile(struct build *b)
 	/* the harness's names: a problem's mistake, said before the first build of its run (make check's too) */
 	if (b->gen == 0 && ks_names_check(&job) < 0)
 		return NULL;
-	if ((why = refusal(b))) {
-		char *rule = ks_easprintf("the kernel %s", why), *sum = ks_sha256_file(b->kernel);
-
-		d = ks_easprintf("not built: %s", rule);
-		res = not_built(b, d, rule);
-		/* an edit of the refused kernel is a new record, so make benches it again */
-		ks_json_set_str(res, "kernel_sha256", sum);
-		free(sum);
-		free(rule);
-		free(d);
-		free(why);
-		return res;
-	}
+	if ((why = refusal(b)))
+		return refused(b, why);
 	res = cJSON_CreateObject();
 	ks_progress("%s: compiling", job.kernel);
 	double t0 = ks_monotonic();
-	if (ks_compile(&job, res) < 0) {
+	if (ks_compile(&job, res, &why) < 0 || why) {
 		ks_progress_end();
 		cJSON_Delete(res);
-		return NULL;
+		return why ? refused(b, why) : NULL;
 	}
 	ks_progress("%s: %s in %.1f s", job.kernel, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "ok")) ?
 	    "built" : "did not compile", ks_monotonic() - t0);

@@ -626,20 +626,30 @@ struct ks_compile_job {
 	const char *log;         /* the compiler's output */
 };
 /*
- * The static check on what the compiler reads: the kernel preprocessed
- * (cc -E, nvcc -E, hipcc -E), and the symbols its object imports (nm -u)
- * against the target's list.  The reason to refuse it, or NULL.
+ * ks_compile_check.c: the static check on what the compiler reads, the
+ * kernel preprocessed (cc -E, nvcc -E, hipcc -E).  The reason to refuse
+ * it, or NULL.
  */
 char *ks_compile_refusal(const struct ks_compile_job *j);
+/*
+ * The static check on the kernel's object (obj), the one its worker is
+ * linked from: what it imports (nm -u) against the target's list, host
+ * instructions that read a clock or enter the OS, what it defines (the
+ * entry point alone).  The reason to refuse it, or NULL.
+ */
+char *ks_compile_object_refusal(const struct ks_compile_job *j, const char *obj);
 /*
  * Runs the target's compiler (sandboxed: the source is untrusted; not
  * for target external, which compiles nothing) and adds to rec the
  * fields of a build record: ok, target, compiler, command, seconds,
  * diagnostics, resources, kernel_sha256 and harness_sha256
- * (population(5)).  Returns 1 when the runner was built, 0 when it was not (a result), -1 with a
- * message when the compiler could not be run at all.
+ * (population(5)).  With refused, the kernel's object is checked
+ * (ks_compile_object_refusal) before the worker is linked from it, and a
+ * refusal ends the build: *refused says why, and 0 is returned.
+ * Returns 1 when the runner was built, 0 when it was not (a result), -1
+ * with a message when the compiler could not be run at all.
  */
-int ks_compile(const struct ks_compile_job *j, cJSON *rec);
+int ks_compile(const struct ks_compile_job *j, cJSON *rec, char **refused);
 /* 1 when the target's compiler is there to run (a path that is executable, or a name on PATH) */
 int ks_compiler_found(const struct ks_target *t);
 /* The compiler and its options for the target and problem, before any source; *n of them, NULL-terminated */
@@ -674,9 +684,10 @@ char *ks_compile_for_model(const char *diag, const char *kernel, const char *sho
 char *ks_harness_sha256(const struct ks_problem *p);
 
 /*
- * ks_runner_cache.c: the judge's runner kept by what its compiler sees
- * (KS_BUILD_CACHE; off: none).  The key of what ("runner", a check's
- * name) made by argv, whose output is out; get makes out from the cache
+ * ks_runner_cache.c: the judge's runner and the worker's shared objects
+ * kept by what their compiler sees (KS_BUILD_CACHE; off: none).  The key
+ * of what ("runner", "object", "names": a word, the start of the entry's
+ * file names) made by argv, whose output is out; get makes out from the cache
  * (1) and gives what the compiler printed (caller frees), or returns 0;
  * put keeps out and printed.  checked: 1 when check_passed marked key.
  */

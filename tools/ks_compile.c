@@ -88,32 +88,69 @@ ks_compile_worker_path(const char *runner)
 	return slash ? ks_easprintf("%.*s/worker", (int)(slash - runner), runner) : ks_estrdup("worker");
 }
 
-/*
- * One program's command line: flags of the target, the shared sources
- * common, the problem's sources listed under key, the kernel when
- * with_kernel, and -o out.
- */
+/* The runner's command line: the target's options, the judge's shared sources, the problem's harness, -o out. */
 static char **
-program_argv(const struct ks_compile_job *j, const char *const *common, const char *key, int with_kernel,
-    const char *out)
+runner_argv(const struct ks_compile_job *j, const char *out)
 {
 	char *kdir = ks_kernels_dir(), **argv;
 	const cJSON *src;
 	size_t n;
 
 	argv = ks_compile_options(j, &n);
-	for (const char *const *c = common; *c; c++)
+	for (const char *const *c = j->target->judge_common; *c; c++)
 		ks_argv_add(&argv, &n, ks_easprintf("%s/common/%s", kdir, *c));
-	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(j->prob->json, key))
+	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(j->prob->json, "harness_sources"))
 		if (cJSON_IsString(src))
 			ks_argv_add(&argv, &n, ks_easprintf("%s/%s", j->prob->dir, src->valuestring));
-	if (with_kernel)
-		ks_argv_add(&argv, &n, ks_estrdup(j->kernel));
 	ks_argv_add(&argv, &n, ks_estrdup("-o"));
 	ks_argv_add(&argv, &n, ks_estrdup(out));
 	for (const char *const *l = j->target->libs; *l; l++)
 		ks_argv_add(&argv, &n, ks_estrdup(*l));
 	free(kdir);
+	return argv;
+}
+
+/* One source compiled to an object: the target's options, -c src -o out. */
+static char **
+object_argv(const struct ks_compile_job *j, const char *src, const char *out)
+{
+	size_t n;
+	char **argv = ks_compile_options(j, &n);
+
+	ks_argv_add(&argv, &n, ks_estrdup("-c"));
+	ks_argv_add(&argv, &n, ks_estrdup(src));
+	ks_argv_add(&argv, &n, ks_estrdup("-o"));
+	ks_argv_add(&argv, &n, ks_estrdup(out));
+	return argv;
+}
+
+/*
+ * The worker linked from objects: the target's flags and architecture,
+ * but its language option (nvcc's -x cu), which would have the objects
+ * read as sources; then the objects, -o out and the libraries.
+ */
+static char **
+link_argv(const struct ks_compile_job *j, char *const *objects, const char *out)
+{
+	char **argv = NULL, *arch = ks_target_arch_flag(j->target);
+	size_t n = 0;
+
+	ks_argv_add(&argv, &n, ks_estrdup(ks_target_compiler(j->target)));
+	for (const char *const *f = j->target->flags; *f; f++) {
+		if (strcmp(*f, "-x") == 0 && f[1]) {
+			f++;
+			continue;
+		}
+		ks_argv_add(&argv, &n, ks_estrdup(*f));
+	}
+	if (arch)
+		ks_argv_add(&argv, &n, arch);
+	for (char *const *o = objects; *o; o++)
+		ks_argv_add(&argv, &n, ks_estrdup(*o));
+	ks_argv_add(&argv, &n, ks_estrdup("-o"));
+	ks_argv_add(&argv, &n, ks_estrdup(out));
+	for (const char *const *l = j->target->libs; *l; l++)
+		ks_argv_add(&argv, &n, ks_estrdup(*l));
 	return argv;
 }
 
@@ -308,20 +345,76 @@ ks_harness_sha256(const struct ks_problem *p)
 }
 
 /*
- * The two programs of a build: the judge's runner (no kernel) and its
- * worker (the glue and the kernel), the worker first so that the
- * kernel's own errors come first.
+ * A build's steps, one compiler run each: the kernel to its object (its
+ * own errors first); each shared source of the worker (the target's
+ * worker_common, the problem's call glue) to an object; the worker linked
+ * from those; the runner, the judge, which holds no kernel.  The shared
+ * objects and the runner are the same for every kernel of a problem on a
+ * target, so they are kept in the build cache (ks_runner_cache.c) and a
+ * build compiles the kernel alone.  The kernel's object is the one the
+ * static check reads (ks_compile_object_refusal) and the worker runs.  The objects
+ * are made beside the runner (kernel.o, ks_worker.o, ...) and removed once
+ * the worker is linked.
  */
-#define PLAN_PROGRAMS	2
+enum step_kind { STEP_KERNEL, STEP_PART, STEP_LINK, STEP_RUNNER };
+
+struct step {
+	enum step_kind kind;
+	char **argv;
+	char *out;
+};
 
 struct build_plan {
-	char **argv[PLAN_PROGRAMS];
-	char *out[PLAN_PROGRAMS];
+	struct step *step;
+	size_t n;
+	char *objdir;
+	char **objects;   /* the worker's objects, NULL-terminated (the strings are the steps' outs) */
+	size_t nobj;
 };
+
+static void
+plan_add(struct build_plan *b, enum step_kind kind, char **argv, char *out)
+{
+	b->step = ks_erealloc(b->step, (b->n + 1) * sizeof *b->step);
+	b->step[b->n++] = (struct step){ kind, argv, out };
+	if (kind == STEP_KERNEL || kind == STEP_PART) {
+		b->objects = ks_erealloc(b->objects, (b->nobj + 2) * sizeof *b->objects);
+		b->objects[b->nobj++] = out;
+		b->objects[b->nobj] = NULL;
+	}
+}
+
+/* NAME.o beside the runner for the source src: its file name's, numbered when an earlier source had the same */
+static char *
+object_path(const struct build_plan *b, const char *src)
+{
+	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src, *dot = strrchr(base, '.');
+	int len = dot ? (int)(dot - base) : (int)strlen(base);
+	char *path = ks_easprintf("%s/%.*s.o", b->objdir, len, base);
+
+	for (size_t i = 0; i < b->nobj; i++)
+		if (strcmp(b->objects[i], path) == 0) {
+			free(path);
+			return ks_easprintf("%s/%zu-%.*s.o", b->objdir, b->nobj, len, base);
+		}
+	return path;
+}
+
+static void
+plan_add_object(struct build_plan *b, const struct ks_compile_job *j, enum step_kind kind, char *src)
+{
+	char *out = object_path(b, src);
+
+	plan_add(b, kind, object_argv(j, src, out), out);
+	free(src);
+}
 
 static int
 plan_build(const struct ks_compile_job *j, struct build_plan *b)
 {
+	char *kdir, *worker;
+	const cJSON *src;
+
 	memset(b, 0, sizeof *b);
 	/* every target runs the kernel under a judge: none is linked into the harness's process */
 	if (!ks_problem_judged(j->prob)) {
@@ -329,121 +422,190 @@ plan_build(const struct ks_compile_job *j, struct build_plan *b)
 		    "call glue (ks-problem(5))", j->prob->path, j->target->name);
 		return -1;
 	}
-	b->out[0] = ks_compile_worker_path(j->runner);
-	b->argv[0] = program_argv(j, j->target->worker_common, "worker_sources", 1, b->out[0]);
-	b->out[1] = ks_estrdup(j->runner);
-	b->argv[1] = program_argv(j, j->target->judge_common, "harness_sources", 0, b->out[1]);
+	kdir = ks_kernels_dir();
+	worker = ks_compile_worker_path(j->runner);
+	b->objdir = strrchr(worker, '/') ? ks_estrndup(worker, (size_t)(strrchr(worker, '/') - worker)) : ks_estrdup(".");
+	plan_add_object(b, j, STEP_KERNEL, ks_estrdup(j->kernel));
+	for (const char *const *c = j->target->worker_common; *c; c++)
+		plan_add_object(b, j, STEP_PART, ks_easprintf("%s/common/%s", kdir, *c));
+	cJSON_ArrayForEach(src, cJSON_GetObjectItemCaseSensitive(j->prob->json, "worker_sources"))
+		if (cJSON_IsString(src))
+			plan_add_object(b, j, STEP_PART, ks_easprintf("%s/%s", j->prob->dir, src->valuestring));
+	plan_add(b, STEP_LINK, link_argv(j, b->objects, worker), worker);
+	plan_add(b, STEP_RUNNER, runner_argv(j, j->runner), ks_estrdup(j->runner));
+	free(kdir);
 	return 0;
 }
 
 static void
 plan_free(struct build_plan *b)
 {
-	for (int i = 0; i < PLAN_PROGRAMS; i++) {
-		ks_argv_free(b->argv[i]);
-		free(b->out[i]);
+	for (size_t i = 0; i < b->n; i++) {
+		ks_argv_free(b->step[i].argv);
+		free(b->step[i].out);
 	}
+	free(b->step);
+	free(b->objects);
+	free(b->objdir);
 }
 
 /* the plan's commands, as a shell would run them one after the other */
 static char *
 plan_command(const struct build_plan *b)
 {
-	char *a = ks_shell_quote_argv(b->argv[0]), *c = ks_shell_quote_argv(b->argv[1]), *two;
+	struct ks_buf all = { 0 };
 
-	two = ks_easprintf("%s && %s", a, c);
-	free(a);
-	free(c);
-	return two;
+	ks_buf_add(&all, "", 0);
+	for (size_t i = 0; i < b->n; i++) {
+		char *one = ks_shell_quote_argv(b->step[i].argv);
+
+		ks_buf_printf(&all, "%s%s", i ? " && " : "", one);
+		free(one);
+	}
+	return all.s;
 }
 
+/* The build's objects gone (once linked, or never to be) */
+static void
+plan_clean_objects(const struct build_plan *b)
+{
+	for (size_t i = 0; i < b->nobj; i++)
+		unlink(b->objects[i]);
+}
+
+/* The build's programs and objects gone: only what this very build makes may stand as its runner and worker. */
+static void
+plan_clean(const struct build_plan *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (b->step[i].kind == STEP_LINK || b->step[i].kind == STEP_RUNNER)
+			unlink(b->step[i].out);
+	plan_clean_objects(b);
+}
+
+/* What a step's cache entry is kept under, or NULL for the kernel's own steps. */
+static char *
+step_key(const struct step *s, const char *version, const char *harness_sum)
+{
+	if (s->kind == STEP_PART)
+		return ks_runner_cache_key("object", s->argv, s->out, version, harness_sum);
+	if (s->kind == STEP_RUNNER)
+		return ks_runner_cache_key("runner", s->argv, s->out, version, harness_sum);
+	return NULL;
+}
+
+struct plan_run {
+	const char *version, *harness_sum;
+	char **refused;       /* the object check's reason, when asked for */
+	int runner_cached;
+	double seconds;
+	struct ks_proc_result last;   /* the last compiler run: how a failed build ended */
+};
+
 /*
- * Runs the plan's compilers in turn, each one's output added to log;
- * stops at the first that fails.  1 when every program was made, 0 when
- * not, -1 when a compiler could not be run; *r is the last run's, with
- * the seconds of all.
+ * One step: taken from the cache where kept (with what its compiler
+ * printed then), else run; its compiler's output added to all.  1 when
+ * its file was made, 0 when not, -1 when the compiler could not be run.
  */
 static int
-run_plan(const struct ks_compile_job *j, const struct build_plan *b, const char *runner_key, struct ks_proc_result *r,
-    int *cached)
+run_step(const struct ks_compile_job *j, const struct step *s, struct plan_run *pr, struct ks_buf *all)
 {
 	struct ks_proc_opts o = { 0 };
-	struct ks_buf all = { 0 };
-	double seconds = 0;
-	int ok = 1, lock = -1;
+	struct ks_proc_result r;
+	char *key = step_key(s, pr->version, pr->harness_sum), *text;
+	int lock = ks_runner_cache_lock(key), ok;
 
+	if (ks_runner_cache_get(key, s->out, &text)) {
+		ks_buf_puts(all, text);
+		free(text);
+		pr->runner_cached |= s->kind == STEP_RUNNER;
+		ks_runner_cache_unlock(key, lock);
+		free(key);
+		return 1;
+	}
 	o.timeout_s = ks_compile_limit_s(j->prob);
 	/* the compiler reads untrusted source: no keys in its environment, no network */
 	o.sandbox = 1;
 	o.fsize_mb = 4096;
 	o.out_path = o.err_path = j->log;
-	ks_buf_add(&all, "", 0);
-	*cached = 0;
-	for (int i = 0; i < PLAN_PROGRAMS && ok; i++) {
-		char *text;
-
-		/* the runner (the last program) as an earlier build made it, with what its compiler printed then */
-		if (i == PLAN_PROGRAMS - 1) {
-			lock = ks_runner_cache_lock(runner_key);
-			if (ks_runner_cache_get(runner_key, b->out[i], &text)) {
-				ks_buf_puts(&all, text);
-				free(text);
-				*cached = 1;
-				continue;
-			}
-		}
-		if (ks_proc_run(b->argv[i], &o, r) < 0) {
-			ks_runner_cache_unlock(runner_key, lock);
-			ks_buf_free(&all);
-			return -1;
-		}
-		seconds += r->seconds;
-		ok = r->exited && r->status == 0 && ks_exists(b->out[i]);
-		if ((text = ks_file_read(j->log, NULL))) {
-			if (ok && i == PLAN_PROGRAMS - 1)
-				ks_runner_cache_put(runner_key, b->out[i], text);
-			ks_buf_puts(&all, text);
-			free(text);
-		}
+	if (ks_proc_run(s->argv, &o, &r) < 0) {
+		ks_runner_cache_unlock(key, lock);
+		free(key);
+		return -1;
 	}
-	ks_runner_cache_unlock(runner_key, lock);
-	r->seconds = seconds;
-	if (ks_file_write_atomic(j->log, all.s, all.len) < 0)
+	pr->seconds += r.seconds;
+	pr->last = r;
+	ok = r.exited && r.status == 0 && ks_exists(s->out);
+	if ((text = ks_file_read(j->log, NULL))) {
+		if (ok && key)
+			ks_runner_cache_put(key, s->out, text);
+		ks_buf_puts(all, text);
+		free(text);
+	}
+	ks_runner_cache_unlock(key, lock);
+	free(key);
+	return ok;
+}
+
+/*
+ * Runs the plan's steps in turn, each one's output added to the log;
+ * stops at the first that fails, or at the kernel's object when the
+ * static check refuses it.  1 when every program was made, 0 when not,
+ * -1 when a compiler could not be run.
+ */
+static int
+run_plan(const struct ks_compile_job *j, const struct build_plan *b, struct plan_run *pr)
+{
+	struct ks_buf all = { 0 };
+	int ok = 1;
+
+	ks_buf_add(&all, "", 0);
+	for (size_t i = 0; i < b->n && ok == 1; i++) {
+		ok = run_step(j, &b->step[i], pr, &all);
+		if (ok == 1 && b->step[i].kind == STEP_KERNEL && pr->refused && (*pr->refused = ks_compile_object_refusal(j,
+		    b->step[i].out)))
+			ok = 0;
+	}
+	if (ok >= 0 && ks_file_write_atomic(j->log, all.s, all.len) < 0)
 		ok = -1;
 	ks_buf_free(&all);
 	return ok;
 }
 
 int
-ks_compile(const struct ks_compile_job *j, cJSON *rec)
+ks_compile(const struct ks_compile_job *j, cJSON *rec, char **refused)
 {
-	struct ks_proc_result r;
 	struct build_plan b;
-	char *cmd = NULL, *version = NULL, *diag, *ksum = NULL, *hsum = NULL, *rkey = NULL;
+	struct plan_run pr = { 0 };
+	char *cmd = NULL, *version = NULL, *diag, *ksum = NULL, *hsum = NULL;
 	cJSON *res;
-	int ok = -1, cached;
+	int ok = -1;
 
+	if (refused)
+		*refused = NULL;
 	if (ks_target_arch_check(j->target) < 0 || plan_build(j, &b) < 0)
 		return -1;
-	if (!(version = ks_compile_version(b.argv[0][0])))
+	if (!(version = ks_compile_version(b.step[0].argv[0])))
 		goto out;
 	/* what the record was measured on: the kernel and the harness as they are now */
 	if (!(ksum = ks_sha256_file(j->kernel)) || !(hsum = ks_harness_sha256(j->prob)))
 		goto out;
 	cmd = plan_command(&b);
-	/* Only programs of this very build may stand as the runner (and its worker). */
-	for (int i = 0; i < PLAN_PROGRAMS; i++)
-		unlink(b.out[i]);
-	rkey = ks_runner_cache_key("runner", b.argv[1], b.out[1], version, hsum);
-	if ((ok = run_plan(j, &b, rkey, &r, &cached)) < 0)
+	plan_clean(&b);
+	pr.version = version;
+	pr.harness_sum = hsum;
+	pr.refused = refused;
+	ok = run_plan(j, &b, &pr);
+	plan_clean_objects(&b);
+	if (ok < 0)
 		goto out;
-	diag = ks_compile_diagnostics(j->log, &r, ok, "compiler");
+	diag = ks_compile_diagnostics(j->log, &pr.last, ok, "compiler");
 	cJSON_AddBoolToObject(rec, "ok", ok);
 	cJSON_AddStringToObject(rec, "target", j->target->name);
 	cJSON_AddStringToObject(rec, "compiler", version);
 	cJSON_AddStringToObject(rec, "command", cmd);
-	cJSON_AddNumberToObject(rec, "seconds", (double)(long)(r.seconds * 1000 + 0.5) / 1000);
-	cJSON_AddBoolToObject(rec, "runner_cached", cached);
+	cJSON_AddNumberToObject(rec, "seconds", (double)(long)(pr.seconds * 1000 + 0.5) / 1000);
+	cJSON_AddBoolToObject(rec, "runner_cached", pr.runner_cached);
 	cJSON_AddStringToObject(rec, "diagnostics", diag);
 	res = ks_target_resources(j->target, diag);
 	cJSON_AddItemToObject(rec, "resources", res ? res : cJSON_CreateNull());
@@ -451,391 +613,14 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec)
 	cJSON_AddStringToObject(rec, "harness_sha256", hsum);
 	free(diag);
 	if (!ok)
-		for (int i = 0; i < PLAN_PROGRAMS; i++)
-			unlink(b.out[i]);
+		plan_clean(&b);
 out:
 	plan_free(&b);
 	free(cmd);
 	free(version);
 	free(ksum);
 	free(hsum);
-	free(rkey);
 	return ok;
-}
-
-/*
- * What the compiler reads of the kernel: its preprocessed text, each line
- * of the kernel's own file at its line number (line markers say whose a
- * line is), so that token pasting and macros hide nothing from the
- * static check.  NULL when the preprocessor failed (the build will say why).
- */
-static char *
-expanded(const struct ks_compile_job *j, const char *dir)
-{
-	size_t n;
-	char **argv = ks_compile_options(j, &n), *out = ks_easprintf("%s/expanded", dir), *text;
-	struct ks_proc_opts o = { 0 };
-	struct ks_proc_result r;
-	struct ks_buf b = { 0 };
-	int mine = 1;
-
-	ks_argv_add(&argv, &n, ks_estrdup("-E"));
-	ks_argv_add(&argv, &n, ks_estrdup(j->kernel));
-	o.out_path = out;
-	o.timeout_s = ks_compile_limit_s(j->prob);
-	o.sandbox = 1;
-	o.fsize_mb = 1024;
-	text = ks_proc_run(argv, &o, &r) == 0 && r.exited && r.status == 0 ? ks_file_read(out, NULL) : NULL;
-	ks_argv_free(argv);
-	free(out);
-	if (!text)
-		return NULL;
-	/* each of the kernel's lines in its place: markers may set the number back */
-	char **at = NULL;
-	long cur = 1, max = 0;
-	for (char *line = text, *next; *line; line = next) {
-		long num;
-		char file[4096];
-
-		next = line + strcspn(line, "\n");
-		if (*next)
-			*next++ = '\0';
-		/* # 12 "kernel.cu" 2, or #line 12 "kernel.cu" */
-		if ((sscanf(line, "# %ld \"%4095[^\"]\"", &num, file) == 2 ||
-		    sscanf(line, "#line %ld \"%4095[^\"]\"", &num, file) == 2)) {
-			mine = strcmp(file, j->kernel) == 0;
-			cur = num > 0 && num < 10000000 ? num : 1;
-			continue;
-		}
-		if (mine && *line) {
-			if (cur > max) {
-				at = ks_erealloc(at, (size_t)(cur + 1) * sizeof *at);
-				for (long k = max + 1; k <= cur; k++)
-					at[k] = NULL;
-				max = cur;
-			}
-			char *joined = ks_easprintf("%s%s%s", at[cur] ? at[cur] : "", at[cur] ? " " : "", line);
-
-			free(at[cur]);
-			at[cur] = joined;
-		}
-		cur++;
-	}
-	ks_buf_add(&b, "", 0);
-	for (long k = 1; k <= max; k++) {
-		ks_buf_printf(&b, "%s\n", at[k] ? at[k] : "");
-		free(at[k]);
-	}
-	free(at);
-	free(text);
-	return b.s;
-}
-
-/* 1 when name is allowed: the target's imports or the problem's "allowed_symbols". */
-static int
-import_allowed(const struct ks_compile_job *j, const char *name)
-{
-	const cJSON *a;
-
-	for (const char *const *i = j->target->imports; *i; i++)
-		if (strcmp(*i, name) == 0)
-			return 1;
-	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(j->prob->json, "allowed_symbols"))
-		if (cJSON_IsString(a) && strcmp(a->valuestring, name) == 0)
-			return 1;
-	return 0;
-}
-
-/*
- * Host instructions that read a clock or enter the operating system
- * without a call a name shows (inline assembly, a builtin): looked for in
- * the object's host code, disassembled (objdump -d).  A GPU kernel's device
- * code is not host code, and keeps its own inline assembly.
- */
-static char *
-host_instructions_refusal(const char *obj)
-{
-	static const char *const banned[] = { "rdtsc", "rdtscp", "rdpmc", "syscall", "sysenter", "int", NULL };
-	char *argv[] = { "objdump", "-d", "--no-show-raw-insn", (char *)obj, NULL };
-	char *text = ks_proc_capture(argv, 60), *why = NULL;
-
-	for (char *line = text, *save = NULL, *l; text && !why && (l = strtok_r(line, "\n", &save)); line = NULL) {
-		char *tab = strchr(l, '\t'), mnem[32];
-
-		/* "  10c:\trdtsc", "  11e:\tint    $0x80" */
-		if (!tab || sscanf(tab + 1, "%31s", mnem) != 1)
-			continue;
-		for (const char *const *b = banned; *b && !why; b++)
-			if (strcmp(mnem, *b) == 0 && (strcmp(*b, "int") != 0 || strstr(tab, "$0x80")))
-				why = ks_easprintf("executes '%s' in its host code: a clock or a system call that no name shows "
-				    "(inline assembly or a builtin); the harness does the timing and the talking to the system",
-				    strcmp(*b, "int") == 0 ? "int $0x80" : *b);
-	}
-	free(text);
-	return why;
-}
-
-/* 1 when name is the entry point: as C names it, or C++'s mangling of it (_Z6fp8_mm...) */
-static int
-is_entry(const char *name, const char *entry)
-{
-	size_t n = strlen(entry);
-	char *end;
-
-	if (strcmp(name, entry) == 0)
-		return 1;
-	if (strncmp(name, "_Z", 2) != 0 || strtoul(name + 2, &end, 10) != n)
-		return 0;
-	return strncmp(end, entry, n) == 0;
-}
-
-/* Sections whose code runs before or after main: constructors and destructors. */
-static const char *const init_sections[] = { ".init_array", ".fini_array", ".preinit_array", ".ctors", ".dtors",
-	NULL };
-
-/*
- * What a GPU compiler defines in every object with device code, not the
- * kernel: the C++ personality routine's reference (nvcc's host side), and
- * the constructor that registers the device code with the runtime
- * (nvcc's, hipcc's), the one entry of .init_array such an object has.
- */
-static const char *const compiler_globals[] = { "DW.ref.__gxx_personality_v0", NULL };
-static const char *const registration_ctors[] = { "_ZL24__sti____cudaRegisterAllv", "__hip_module_ctor", NULL };
-
-/* 1 for a target whose kernels hold device code, compiled by a GPU compiler */
-static int
-device_code(const struct ks_target *t)
-{
-	return strcmp(t->device, "nvidia") == 0 || strcmp(t->device, "amd") == 0;
-}
-
-static int
-listed(const char *const *list, const char *name)
-{
-	for (; *list; list++)
-		if (strcmp(*list, name) == 0)
-			return 1;
-	return 0;
-}
-
-/* the name of the function at offset addend of section sect in obj (readelf -sW), or NULL; allocated */
-static char *
-function_at(const char *obj, const char *sect, unsigned long addend)
-{
-	char *sh[] = { "readelf", "-SW", (char *)obj, NULL }, *sy[] = { "readelf", "-sW", (char *)obj, NULL };
-	char *sections = ks_proc_capture(sh, 60), *symbols = NULL, *found = NULL, name[256];
-	long index = -1;
-
-	for (char *line = sections, *save = NULL, *l; sections && index < 0 && (l = strtok_r(line, "\n", &save));
-	    line = NULL) {
-		long i;
-
-		/* "  [ 2] .text             PROGBITS ..." */
-		if (sscanf(l, " [%ld] %255s", &i, name) == 2 && strcmp(name, sect) == 0)
-			index = i;
-	}
-	if (index >= 0 && (symbols = ks_proc_capture(sy, 60)))
-		for (char *line = symbols, *save = NULL, *l; !found && (l = strtok_r(line, "\n", &save)); line = NULL) {
-			unsigned long value;
-			char type[32], ndx[32];
-
-			/* "    19: 000000000000038c   147 FUNC    LOCAL  DEFAULT    2 _ZL24__sti____cudaRegisterAllv" */
-			if (sscanf(l, " %*[0-9]: %lx %*s %31s %*s %*s %31s %255s", &value, type, ndx, name) == 4 &&
-			    strcmp(type, "FUNC") == 0 && strtol(ndx, NULL, 10) == index && value == addend)
-				found = ks_estrdup(name);
-		}
-	free(sections);
-	free(symbols);
-	return found;
-}
-
-/*
- * NULL when .init_array holds only the compiler's registration of device
- * code (at most one entry), else why not.  readelf -rW gives each entry
- * as "SYMBOL + ADDEND", the symbol often a section (".text + 38c").
- */
-static char *
-init_array_refusal(const char *obj)
-{
-	char *rd[] = { "readelf", "-rW", (char *)obj, NULL }, *text = ks_proc_capture(rd, 60), *why = NULL;
-	int in = 0, entries = 0;
-
-	for (char *line = text, *save = NULL, *l; text && !why && (l = strtok_r(line, "\n", &save)); line = NULL) {
-		char target[256], *fn;
-		unsigned long addend = 0;
-
-		if (strncmp(l, "Relocation section", 18) == 0) {
-			in = strstr(l, "'.rela.init_array'") != NULL;
-			continue;
-		}
-		/* "0000000000000000  0000000200000001 R_X86_64_64  0000000000000000 .text + 38c" */
-		if (!in || sscanf(l, "%*x %*x %*s %*x %255s + %lx", target, &addend) < 1)
-			continue;
-		entries++;
-		fn = target[0] == '.' ? function_at(obj, target, addend) : ks_estrdup(target);
-		if (entries > 1 || !fn || !listed(registration_ctors, fn))
-			why = ks_easprintf("has a constructor (%s in .init_array): code that runs before the call is not "
-			    "allowed", fn ? fn : target);
-		free(fn);
-	}
-	free(text);
-	return why;
-}
-
-/*
- * What the kernel's object defines for others (nm --defined-only -g): the
- * entry point and nothing else.  A kernel that defined qsort, strtod or
- * memcpy would take the place of the C library's in every call of its
- * process; a constructor (.init_array, .ctors) or an IFUNC resolver would
- * run before the call.  Static functions and data are the kernel's own
- * business.  "allowed_symbols" widens what it may import, never this.
- */
-static char *
-definitions_refusal(const struct ks_compile_job *j, const char *obj)
-{
-	char *nm[] = { "nm", "--defined-only", (char *)obj, NULL }, *readelf[] = { "readelf", "-SW", (char *)obj, NULL };
-	char *syms = ks_proc_capture(nm, 60), *sections = NULL, *why = NULL;
-
-	for (char *line = syms, *save = NULL, *l; syms && !why && (l = strtok_r(line, "\n", &save)); line = NULL) {
-		char type, name[512];
-
-		/* "0000000000000490 T sgemm" */
-		if (sscanf(l, "%*s %c %511s", &type, name) != 2)
-			continue;
-		if (type == 'i')
-			why = ks_easprintf("defines '%s' as an indirect function (IFUNC), whose resolver would run before "
-			    "main: define the entry point '%s' only", name, j->prob->entry_name);
-		else if (((isupper((unsigned char)type) && type != 'N') || type == 'u') && !is_entry(name, j->prob->entry_name) &&
-		    !(device_code(j->target) && listed(compiler_globals, name)))
-			why = ks_easprintf("defines the global symbol '%s': a kernel's object may define its entry point "
-			    "'%s' and nothing else (make '%s' static), so that it cannot stand in for a function of the C "
-			    "library or of the harness", name, j->prob->entry_name, name);
-	}
-	if (!why && syms && (sections = ks_proc_capture(readelf, 60)))
-		for (char *line = sections, *save = NULL, *l; !why && (l = strtok_r(line, "\n", &save)); line = NULL) {
-			char *br = strchr(l, ']'), name[256];
-
-			/* "  [ 5] .init_array        INIT_ARRAY ..." */
-			if (!br || sscanf(br + 1, "%255s", name) != 1)
-				continue;
-			for (const char *const *s = init_sections; *s && !why; s++) {
-				if (strncmp(name, *s, strlen(*s)) != 0)
-					continue;
-				/* a GPU object's .init_array registers its device code: that one entry, and no other */
-				if (device_code(j->target) && strcmp(name, ".init_array") == 0)
-					why = init_array_refusal(obj);
-				else
-					why = ks_easprintf("has a constructor or destructor (its object holds section %s): code "
-					    "that runs before or after the call is not allowed", name);
-			}
-		}
-	free(syms);
-	free(sections);
-	return why;
-}
-
-/*
- * The symbols the kernel's object imports (nm -u), each against the
- * target's list: a name the text hides (a macro, token pasting, a call
- * through a name built at run time still needs the symbol) shows here.
- * NULL when all are allowed or the object could not be made (the build
- * says why).
- */
-static char *
-imports_refusal(const struct ks_compile_job *j, const char *dir)
-{
-	size_t n;
-	char **argv = ks_compile_options(j, &n), *obj = ks_easprintf("%s/kernel.o", dir), *why = NULL, *syms = NULL;
-	struct ks_proc_opts o = { 0 };
-	struct ks_proc_result r;
-
-	ks_argv_add(&argv, &n, ks_estrdup("-c"));
-	ks_argv_add(&argv, &n, ks_estrdup(j->kernel));
-	ks_argv_add(&argv, &n, ks_estrdup("-o"));
-	ks_argv_add(&argv, &n, ks_estrdup(obj));
-	o.timeout_s = ks_compile_limit_s(j->prob);
-	o.sandbox = 1;
-	o.fsize_mb = 4096;
-	if (ks_proc_run(argv, &o, &r) == 0 && r.exited && r.status == 0) {
-		char *nm[] = { "nm", "-u", obj, NULL };
-
-		syms = ks_proc_capture(nm, 60);
-	}
-	for (char *line = syms, *save = NULL, *tok; syms && !why && (tok = strtok_r(line, "\n", &save)); line = NULL) {
-		char *name = strrchr(tok, ' ');
-
-		name = name ? name + 1 : tok;
-		name[strcspn(name, "@")] = '\0';	/* a versioned name: its base */
-		if (*name && !import_allowed(j, name))
-			why = ks_easprintf("imports '%s', which a kernel for target %s may not use (it is no compute: "
-			    "files, threads, clocks, streams, code loading or patching); a problem that needs it lists "
-			    "it in problem.json \"allowed_symbols\"", name, j->target->name);
-	}
-	if (!why && syms)
-		why = host_instructions_refusal(obj);
-	if (!why && syms)
-		why = definitions_refusal(j, obj);
-	ks_argv_free(argv);
-	free(syms);
-	free(obj);
-	return why;
-}
-
-static int
-ident_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* Replaces each whole identifier word of text that is in words (a list of " name ") by spaces. */
-static void
-blank_words(char *text, const char *words)
-{
-	for (char *p = text; *p; ) {
-		size_t n;
-
-		if (!ident_char(*p) || (p > text && ident_char(p[-1]))) {
-			p++;
-			continue;
-		}
-		for (n = 0; ident_char(p[n]); n++)
-			;
-		char *w = ks_easprintf(" %.*s ", (int)n, p);
-		if (strstr(words, w))
-			memset(p, ' ', n);
-		free(w);
-		p += n;
-	}
-}
-
-/*
- * The ks_ names that the target's own include folders (the HIP-on-CUDA
- * shims) put into a kernel's expansion, so that the static check does not
- * take the shims' names for the kernel's: each name found in those files,
- * exactly.  A kernel that pastes such a name gains nothing: they are error
- * markers, not the harness's functions.
- */
-static void
-blank_shim_names(const struct ks_compile_job *j, char *text)
-{
-	char *kdir = ks_kernels_dir();
-	struct ks_buf words = { 0 };
-
-	ks_buf_add(&words, " ", 1);
-	for (const char *const *i = j->target->includes; *i; i++) {
-		char *dir = ks_easprintf("%s/common/%s", kdir, *i);
-		char *cmd[] = { "grep", "-rhoE", "\\bks_[A-Za-z0-9_]+", dir, NULL };
-		char *found = ks_proc_capture(cmd, 30);
-
-		for (char *save = NULL, *w = found ? strtok_r(found, "\n", &save) : NULL; w; w = strtok_r(NULL, "\n", &save))
-			ks_buf_printf(&words, "%s ", w);
-		free(found);
-		free(dir);
-	}
-	if (words.len > 1)
-		blank_words(text, words.s);
-	ks_buf_free(&words);
-	free(kdir);
 }
 
 int
@@ -853,31 +638,3 @@ ks_compiler_found(const struct ks_target *t)
 	return ok;
 }
 
-char *
-ks_compile_refusal(const struct ks_compile_job *j)
-{
-	const char *tmp = getenv("TMPDIR");
-	char *dir = ks_easprintf("%s/ks-check.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp"), *text, *why = NULL;
-	const cJSON *forbidden = cJSON_GetObjectItemCaseSensitive(j->prob->json, "forbidden");
-
-	/* no compiler: the build itself says so, once */
-	if (!ks_compiler_found(j->target)) {
-		free(dir);
-		return NULL;
-	}
-	if (!mkdtemp(dir)) {
-		ks_warn("cannot make a temporary directory '%s'", dir);
-		free(dir);
-		return NULL;
-	}
-	if ((text = expanded(j, dir))) {
-		blank_shim_names(j, text);
-		why = ks_static_check_expanded(text, forbidden, !j->target->host_asm);
-		free(text);
-	}
-	if (!why)
-		why = imports_refusal(j, dir);
-	ks_remove_tree(dir);
-	free(dir);
-	return why;
-}

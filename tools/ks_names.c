@@ -152,7 +152,7 @@ check_key(const struct ks_compile_job *j)
 	char *hsum = version ? ks_harness_sha256(j->prob) : NULL, *key = NULL;
 
 	if (hsum)
-		key = ks_runner_cache_key("harness names", argv, "", version, hsum);
+		key = ks_runner_cache_key("names", argv, "", version, hsum);
 	ks_argv_free(argv);
 	free(version);
 	free(hsum);

@@ -5,7 +5,9 @@
  * and the runner (the harness, the judge, the reference: no kernel).  The
  * runner is the same program for every kernel of a problem on a target,
  * and it is most of a build's compile time (1.6 of 1.9 s of CPU for
- * sgemm's; minutes of hipcc for a GPU problem's).  So it is kept, by the
+ * sgemm's; minutes of hipcc for a GPU problem's); so are the worker's
+ * objects but the kernel's (the target's worker code, the call glue),
+ * each a GPU compile of its own on a GPU target.  So they are kept, by the
  * SHA-256 of everything its compiler sees: the compiler (its version line,
  * and the file it runs: path, size, time), the command but its -o, the
  * harness's files (ks_harness_sha256), and the environment the compiler
@@ -149,7 +151,11 @@ ks_runner_cache_key(const char *what, char *const *argv, const char *out, const 
 	}
 	hash_env(h);
 	free(kdir);
-	return ks_hash_end(h);
+	/* what it keeps in its name, so that the folder can be read: runner-..., object-..., names-....ok */
+	char *hex = ks_hash_end(h), *key = ks_easprintf("%s-%s", what, hex);
+
+	free(hex);
+	return key;
 }
 
 /*
