@@ -31,6 +31,7 @@ def pattern(rel):
     rel = re.sub(r'^(gen-NNN)/c\d(/|$)', r'\1/cS\2', rel)
     rel = re.sub(r'/llm/repair\d+-\d+\.', '/llm/repairR-T.', rel)
     rel = re.sub(r'/llm/(select|hypothesize|implement)-\d+\.', r'/llm/\1-T.', rel)
+    rel = re.sub(r'^(gen-NNN/cS)/[^/]+\.o$', r'\1/NAME.o', rel)
     return rel
 
 # Per process: the program it runs (last execve) and its parent.
