@@ -78,7 +78,7 @@ tools/ks-%: tools/ks-%.o $(KS_LIB)
 # Unit tests: C programs over the library's functions (and the harness's,
 # and fp8-mm's reference), tests/unit/X.c made into tests/unit/bin/X, each
 # run by the test file that names it
-KS_UNITS = bound redact tmodel edit diag facts sharedarg checkpart fp8acc
+KS_UNITS = bound redact tmodel edit diag facts sharedarg checkpart fp8acc kernelfile
 KS_UNIT_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 units: $(KS_UNITS:%=tests/unit/bin/%)
 

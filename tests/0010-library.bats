@@ -66,6 +66,11 @@ spoil() {
 	assert_output "3 cases, 0 failed"
 }
 
+@test "a candidate's kernel file has each compiled target's extension: the population finds it (tests/unit/kernelfile.c)" {
+	run -0 "$KS_ROOT/tests/unit/bin/kernelfile"
+	assert_output "4 cases, 0 failed"
+}
+
 @test "SEARCH/REPLACE edits: applied in order, matching whole lines once, or the reason (tests/unit/edit.c)" {
 	run -0 "$KS_ROOT/tests/unit/bin/edit"
 	assert_output "17 cases, 0 failed"

@@ -52,7 +52,7 @@ static char *
 refusal(const struct build *b)
 {
 	char *src = ks_file_read(b->kernel, NULL), *why;
-	struct ks_compile_job job = { b->target, &b->prob, b->kernel, b->runner, b->log };
+	struct ks_compile_job job = { b->target, &b->prob, b->kernel, b->runner, b->log, NULL };
 
 	if (!src)
 		return NULL;
@@ -118,7 +118,7 @@ refused(const struct build *b, char *why)
 static cJSON *
 compile(struct build *b)
 {
-	struct ks_compile_job job = { b->target, &b->prob, b->kernel, b->runner, b->log };
+	struct ks_compile_job job = { b->target, &b->prob, b->kernel, b->runner, b->log, ks_compile_object_refusal };
 	char *why;
 	cJSON *res;
 

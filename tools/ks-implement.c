@@ -207,11 +207,14 @@ compiles(const struct slot *s, const struct ks_problem *p, const char *code, cha
 	kernel = ks_easprintf("%s/kernel.%s", dir, s->ext);
 	runner = ks_easprintf("%s/runner", dir);
 	log = ks_easprintf("%s/build.log", dir);
-	struct ks_compile_job job = { s->target, p, kernel, runner, log };
+	struct ks_compile_job job = { s->target, p, kernel, runner, log, NULL };
 	/* not beside a CPU bench (ks-build's reason); let go before the model is asked again */
 	int lock = ks_cpu_share(s->target, s->dir);
 
-	if (lock != -1 && ks_file_write_atomic(kernel, code, strlen(code)) == 0 && (ok = ks_compile(&job, rec, NULL)) == 0) {
+	char *refused = NULL;	/* (no object check: ks-build's) */
+
+	if (lock != -1 && ks_file_write_atomic(kernel, code, strlen(code)) == 0 &&
+	    (ok = ks_compile(&job, rec, &refused)) == 0) {
 		/* as the model sees them: no temporary path (a rerun's prompt is the same), its own lines first */
 		char *shown = ks_easprintf("kernel.%s", s->ext);
 

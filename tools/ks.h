@@ -367,6 +367,9 @@ char *ks_gen_dir(const char *root, long gen);
 /* The numbers of root's gen-NNN directories, sorted (free it); NULL when none. */
 long *ks_gens_list(const char *root, size_t *n);
 char *ks_cand_dir(const char *root, long gen, long slot);
+/* name is a generation folder's, gen-NNN (*gen), or a candidate's, cS (*slot): 0, else -1 quietly */
+int ks_gen_name_parse(const char *name, long *gen);
+int ks_slot_name_parse(const char *name, long *slot);
 /* dir is POP/gen-NNN: sets *root (caller frees) and *gen. */
 int ks_gen_dir_parse(const char *dir, char **root, long *gen);
 /* dir is POP/gen-NNN/cS: sets *root, *gen, *slot. */
@@ -624,6 +627,8 @@ struct ks_compile_job {
 	const char *runner;      /* the program made; removed first and when the build fails */
 	                         /* (and the worker beside it, ks_compile_worker_path) */
 	const char *log;         /* the compiler's output */
+	/* the static check on the kernel's object, run before the worker is linked from it; NULL: none */
+	char *(*check_object)(const struct ks_compile_job *j, const char *obj);
 };
 /*
  * ks_compile_check.c: the static check on what the compiler reads, the
@@ -643,9 +648,9 @@ char *ks_compile_object_refusal(const struct ks_compile_job *j, const char *obj)
  * for target external, which compiles nothing) and adds to rec the
  * fields of a build record: ok, target, compiler, command, seconds,
  * diagnostics, resources, kernel_sha256 and harness_sha256
- * (population(5)).  With refused, the kernel's object is checked
- * (ks_compile_object_refusal) before the worker is linked from it, and a
- * refusal ends the build: *refused says why, and 0 is returned.
+ * (population(5)).  A refusal of the job's check_object ends the build
+ * before the worker is linked: *refused says why (else NULL), and 0 is
+ * returned.
  * Returns 1 when the runner was built, 0 when it was not (a result), -1
  * with a message when the compiler could not be run at all.
  */

@@ -352,7 +352,7 @@ ks_harness_sha256(const struct ks_problem *p)
  * objects and the runner are the same for every kernel of a problem on a
  * target, so they are kept in the build cache (ks_runner_cache.c) and a
  * build compiles the kernel alone.  The kernel's object is the one the
- * static check reads (ks_compile_object_refusal) and the worker runs.  The objects
+ * static check reads (the job's check_object) and the worker runs.  The objects
  * are made beside the runner (kernel.o, ks_worker.o, ...) and removed once
  * the worker is linked.
  */
@@ -562,8 +562,8 @@ run_plan(const struct ks_compile_job *j, const struct build_plan *b, struct plan
 	ks_buf_add(&all, "", 0);
 	for (size_t i = 0; i < b->n && ok == 1; i++) {
 		ok = run_step(j, &b->step[i], pr, &all);
-		if (ok == 1 && b->step[i].kind == STEP_KERNEL && pr->refused && (*pr->refused = ks_compile_object_refusal(j,
-		    b->step[i].out)))
+		if (ok == 1 && b->step[i].kind == STEP_KERNEL && j->check_object &&
+		    (*pr->refused = j->check_object(j, b->step[i].out)))
 			ok = 0;
 	}
 	if (ok >= 0 && ks_file_write_atomic(j->log, all.s, all.len) < 0)
@@ -581,8 +581,7 @@ ks_compile(const struct ks_compile_job *j, cJSON *rec, char **refused)
 	cJSON *res;
 	int ok = -1;
 
-	if (refused)
-		*refused = NULL;
+	*refused = NULL;
 	if (ks_target_arch_check(j->target) < 0 || plan_build(j, &b) < 0)
 		return -1;
 	if (!(version = ks_compile_version(b.step[0].argv[0])))

@@ -211,3 +211,24 @@ ks_remove_tree(const char *path)
 	}
 	return 0;
 }
+
+char *
+ks_find_in_path(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *end;
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? ks_estrdup(name) : NULL;
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		/* an empty entry is the current directory */
+		char *cand = end == p ? ks_easprintf("./%s", name) : ks_easprintf("%.*s/%s", (int)(end - p), p, name);
+
+		if (access(cand, X_OK) == 0)
+			return cand;
+		free(cand);
+	}
+	return NULL;
+}

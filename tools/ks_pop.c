@@ -1,4 +1,4 @@
-/* ks_pop.c - the population directory: ids, run.json, problems, candidates. */
+/* ks_pop.c - the population directory: run.json, problems, candidates. */
 #include <dirent.h>
 #include <limits.h>
 #include <regex.h>
@@ -7,96 +7,6 @@
 #include <unistd.h>
 
 #include "ks.h"
-
-int
-ks_id_parse(const char *id, long *gen, long *slot)
-{
-	char g[4], extra;
-	long s;
-
-	/* g<NNN>c<S>: exactly three generation digits, a small slot number. */
-	if (!id || id[0] != 'g' || strlen(id) < 6 || id[4] != 'c')
-		return -1;
-	memcpy(g, id + 1, 3);
-	g[3] = '\0';
-	for (int i = 0; i < 3; i++)
-		if (g[i] < '0' || g[i] > '9')
-			return -1;
-	if (id[5] < '0' || id[5] > '9' || sscanf(id + 5, "%ld%c", &s, &extra) != 1 || s > 99)
-		return -1;
-	if (id[5] == '0' && id[6] != '\0')
-		return -1;
-	*gen = atol(g);
-	*slot = s;
-	return 0;
-}
-
-void
-ks_id_format(char *buf, size_t n, long gen, long slot)
-{
-	snprintf(buf, n, "g%03ldc%ld", gen, slot);
-}
-
-char *
-ks_gen_dir(const char *root, long gen)
-{
-	return ks_easprintf("%s/gen-%03ld", root, gen);
-}
-
-char *
-ks_cand_dir(const char *root, long gen, long slot)
-{
-	return ks_easprintf("%s/gen-%03ld/c%ld", root, gen, slot);
-}
-
-static int
-parse_gen_name(const char *name, long *gen)
-{
-	if (strncmp(name, "gen-", 4) != 0 || strlen(name) != 7)
-		return -1;
-	return ks_parse_int(name + 4, 0, KS_MAX_GEN, gen);
-}
-
-static int
-parse_slot_name(const char *name, long *slot)
-{
-	if (name[0] != 'c' || (name[1] == '0' && name[2] != '\0'))
-		return -1;
-	return ks_parse_int(name + 1, 0, 99, slot);
-}
-
-int
-ks_gen_dir_parse(const char *dir, char **root, long *gen)
-{
-	char name[256];
-
-	if (parse_gen_name(ks_path_basename(dir, name, sizeof name), gen) < 0) {
-		ks_warnx("'%s' is not a generation directory (expected POP/gen-NNN)", dir);
-		return -1;
-	}
-	*root = ks_path_dirname(dir);
-	return 0;
-}
-
-int
-ks_cand_dir_parse(const char *dir, char **root, long *gen, long *slot)
-{
-	char name[256], *gdir;
-
-	if (parse_slot_name(ks_path_basename(dir, name, sizeof name), slot) < 0) {
-		ks_warnx("'%s' is not a candidate directory (expected POP/gen-NNN/cS)", dir);
-		return -1;
-	}
-	gdir = ks_path_dirname(dir);
-	if (parse_gen_name(ks_path_basename(gdir, name, sizeof name), gen) < 0) {
-		ks_warnx("'%s' is not a candidate directory (expected POP/gen-NNN/cS)", dir);
-		free(gdir);
-		return -1;
-	}
-	*root = ks_path_dirname(gdir);
-	free(gdir);
-	return 0;
-}
 
 int
 ks_run_load(const char *root, struct ks_run *run)
@@ -563,7 +473,65 @@ list_numbered(const char *dir, int (*parse)(const char *, long *), size_t *n)
 long *
 ks_gens_list(const char *root, size_t *n)
 {
-	return list_numbered(root, parse_gen_name, n);
+	return list_numbered(root, ks_gen_name_parse, n);
+}
+
+/*
+ * The names a compiled kernel's file has in a candidate's folder
+ * (population(5)): every compiled target's extension is one of these
+ * (ks_target.c's table; tests/unit/kernelfile.c holds them to it).
+ */
+static const char *const kernel_exts[] = { "c", "cu", "hip", NULL };
+
+/*
+ * dir/kernel.<ext> for the first of those extensions that exists there:
+ * a candidate's kernel, whichever target made it.
+ */
+char *
+ks_kernel_path_quiet(const char *dir)
+{
+	DIR *d;
+	struct dirent *e;
+	char *found = NULL;
+
+	for (const char *const *x = kernel_exts; *x; x++) {
+		char *p = ks_easprintf("%s/kernel.%s", dir, *x);
+
+		if (ks_exists(p))
+			return p;
+		free(p);
+	}
+	/*
+	 * target external: the kernel is in its problem's seed's language,
+	 * kernel.<letters and digits> (not an editor's kernel.py~); the first
+	 * by name where there are several, whatever order readdir gives
+	 */
+	if (!(d = opendir(dir)))
+		return NULL;
+	while ((e = readdir(d)))
+		if (strncmp(e->d_name, "kernel.", 7) == 0 && e->d_name[7] &&
+		    strspn(e->d_name + 7, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+		    strlen(e->d_name + 7) && (!found || strcmp(e->d_name, strrchr(found, '/') + 1) < 0)) {
+			free(found);
+			found = ks_easprintf("%s/%s", dir, e->d_name);
+		}
+	closedir(d);
+	return found;
+}
+
+char *
+ks_kernel_path_find(const char *dir)
+{
+	struct ks_buf names = { 0 };
+	char *p = ks_kernel_path_quiet(dir);
+
+	if (p)
+		return p;
+	for (const char *const *x = kernel_exts; *x; x++)
+		ks_buf_printf(&names, "%skernel.%s", names.len ? ", " : "", *x);
+	ks_warnx("'%s' holds no kernel source (%s)", dir, names.s);
+	ks_buf_free(&names);
+	return NULL;
 }
 
 /*
@@ -663,11 +631,11 @@ ks_cands_load(const char *root, long before_gen, int flags, struct ks_cand **out
 	int rc = 0;
 
 	*n = 0;
-	gens = list_numbered(root, parse_gen_name, &ngens);
+	gens = list_numbered(root, ks_gen_name_parse, &ngens);
 	for (size_t i = 0; i < ngens && gens[i] < before_gen && rc == 0; i++) {
 		char *gdir = ks_gen_dir(root, gens[i]);
 
-		slots = list_numbered(gdir, parse_slot_name, &nslots);
+		slots = list_numbered(gdir, ks_slot_name_parse, &nslots);
 		for (size_t j = 0; j < nslots; j++) {
 			if (*n == cap)
 				c = ks_erealloc(c, (cap = cap * 2 + 16) * sizeof *c);
@@ -731,4 +699,44 @@ ks_cand_code(const struct ks_cand *c)
 
 	free(path);
 	return code;
+}
+
+static struct ks_cand *
+find_correct(const char *file, const char *key, const char *id, struct ks_cand *c, size_t n)
+{
+	struct ks_cand *k;
+	long g, s;
+
+	if (ks_id_parse(id, &g, &s) < 0) {
+		ks_warnx("'%s': field \"%s\" is not a kernel id like g003c1: '%s'", file, key, id);
+		return NULL;
+	}
+	if (!(k = ks_cands_find(c, n, id))) {
+		ks_warnx("'%s': field \"%s\" names '%s', which is not in the population before this generation",
+		    file, key, id);
+		return NULL;
+	}
+	if (!k->status || strcmp(k->status, "ok") != 0) {
+		ks_warnx("'%s': field \"%s\" names '%s', which is not a correct benched kernel (status %s)",
+		    file, key, id, k->status ? k->status : "none");
+		return NULL;
+	}
+	return k;
+}
+
+int
+ks_select_load(const char *dir, struct ks_cand *c, size_t n, struct ks_cand **base, struct ks_cand **ref)
+{
+	char *path = ks_easprintf("%s/select.json", dir);
+	struct ks_select_rec sel;
+	int rc = -1;
+
+	if (ks_select_rec_load(path, 0, &sel) < 0)
+		goto out;
+	if ((*base = find_correct(path, "base", sel.base, c, n)) && (*ref = find_correct(path, "reference", sel.reference, c, n)))
+		rc = 0;
+	ks_select_rec_free(&sel);
+out:
+	free(path);
+	return rc;
 }

@@ -393,67 +393,6 @@ ks_target_device_present(const struct ks_target *t)
 	return 1;
 }
 
-/*
- * dir/kernel.<ext> for the first extension of the target table that
- * exists there: a candidate's kernel, whichever target made it.
- */
-char *
-ks_kernel_path_quiet(const char *dir)
-{
-	DIR *d;
-	struct dirent *e;
-	char *found = NULL;
-
-	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
-		if (!targets[i].ext)
-			continue;
-		char *p = ks_easprintf("%s/kernel.%s", dir, targets[i].ext);
-
-		if (ks_exists(p))
-			return p;
-		free(p);
-	}
-	/*
-	 * target external: the kernel is in its problem's seed's language,
-	 * kernel.<letters and digits> (not an editor's kernel.py~); the first
-	 * by name where there are several, whatever order readdir gives
-	 */
-	if (!(d = opendir(dir)))
-		return NULL;
-	while ((e = readdir(d)))
-		if (strncmp(e->d_name, "kernel.", 7) == 0 && e->d_name[7] &&
-		    strspn(e->d_name + 7, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
-		    strlen(e->d_name + 7) && (!found || strcmp(e->d_name, strrchr(found, '/') + 1) < 0)) {
-			free(found);
-			found = ks_easprintf("%s/%s", dir, e->d_name);
-		}
-	closedir(d);
-	return found;
-}
-
-char *
-ks_kernel_path_find(const char *dir)
-{
-	struct ks_buf names = { 0 };
-	char *p = ks_kernel_path_quiet(dir);
-
-	if (p)
-		return p;
-	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
-		size_t j = 0;
-
-		if (!targets[i].ext)
-			continue;
-		while (j < i && (!targets[j].ext || strcmp(targets[j].ext, targets[i].ext) != 0))
-			j++;
-		if (j == i)	/* the first target with this extension */
-			ks_buf_printf(&names, "%skernel.%s", names.len ? ", " : "", targets[i].ext);
-	}
-	ks_warnx("'%s' holds no kernel source (%s)", dir, names.s);
-	ks_buf_free(&names);
-	return NULL;
-}
-
 /* how many /dev/<dir>/<prefix>N entries there are */
 static int
 count_devices(const char *dir, const char *prefix)

@@ -1,4 +1,8 @@
-/* ks_stage.c - the files the stages hand to each other, validated on reading. */
+/*
+ * ks_records.c - the population's names (ids, generation and candidate
+ * folders) and the files the stages hand to each other, one loader each,
+ * validated on reading.
+ */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,44 +11,94 @@
 
 #include "ks.h"
 
-static struct ks_cand *
-find_correct(const char *file, const char *key, const char *id, struct ks_cand *c, size_t n)
+int
+ks_id_parse(const char *id, long *gen, long *slot)
 {
-	struct ks_cand *k;
-	long g, s;
+	char g[4], extra;
+	long s;
 
-	if (ks_id_parse(id, &g, &s) < 0) {
-		ks_warnx("'%s': field \"%s\" is not a kernel id like g003c1: '%s'", file, key, id);
-		return NULL;
-	}
-	if (!(k = ks_cands_find(c, n, id))) {
-		ks_warnx("'%s': field \"%s\" names '%s', which is not in the population before this generation",
-		    file, key, id);
-		return NULL;
-	}
-	if (!k->status || strcmp(k->status, "ok") != 0) {
-		ks_warnx("'%s': field \"%s\" names '%s', which is not a correct benched kernel (status %s)",
-		    file, key, id, k->status ? k->status : "none");
-		return NULL;
-	}
-	return k;
+	/* g<NNN>c<S>: exactly three generation digits, a small slot number. */
+	if (!id || id[0] != 'g' || strlen(id) < 6 || id[4] != 'c')
+		return -1;
+	memcpy(g, id + 1, 3);
+	g[3] = '\0';
+	for (int i = 0; i < 3; i++)
+		if (g[i] < '0' || g[i] > '9')
+			return -1;
+	if (id[5] < '0' || id[5] > '9' || sscanf(id + 5, "%ld%c", &s, &extra) != 1 || s > 99)
+		return -1;
+	if (id[5] == '0' && id[6] != '\0')
+		return -1;
+	*gen = atol(g);
+	*slot = s;
+	return 0;
+}
+
+void
+ks_id_format(char *buf, size_t n, long gen, long slot)
+{
+	snprintf(buf, n, "g%03ldc%ld", gen, slot);
+}
+
+char *
+ks_gen_dir(const char *root, long gen)
+{
+	return ks_easprintf("%s/gen-%03ld", root, gen);
+}
+
+char *
+ks_cand_dir(const char *root, long gen, long slot)
+{
+	return ks_easprintf("%s/gen-%03ld/c%ld", root, gen, slot);
 }
 
 int
-ks_select_load(const char *dir, struct ks_cand *c, size_t n, struct ks_cand **base, struct ks_cand **ref)
+ks_gen_name_parse(const char *name, long *gen)
 {
-	char *path = ks_easprintf("%s/select.json", dir);
-	struct ks_select_rec sel;
-	int rc = -1;
+	if (strncmp(name, "gen-", 4) != 0 || strlen(name) != 7)
+		return -1;
+	return ks_parse_int(name + 4, 0, KS_MAX_GEN, gen);
+}
 
-	if (ks_select_rec_load(path, 0, &sel) < 0)
-		goto out;
-	if ((*base = find_correct(path, "base", sel.base, c, n)) && (*ref = find_correct(path, "reference", sel.reference, c, n)))
-		rc = 0;
-	ks_select_rec_free(&sel);
-out:
-	free(path);
-	return rc;
+int
+ks_slot_name_parse(const char *name, long *slot)
+{
+	if (name[0] != 'c' || (name[1] == '0' && name[2] != '\0'))
+		return -1;
+	return ks_parse_int(name + 1, 0, 99, slot);
+}
+
+int
+ks_gen_dir_parse(const char *dir, char **root, long *gen)
+{
+	char name[256];
+
+	if (ks_gen_name_parse(ks_path_basename(dir, name, sizeof name), gen) < 0) {
+		ks_warnx("'%s' is not a generation directory (expected POP/gen-NNN)", dir);
+		return -1;
+	}
+	*root = ks_path_dirname(dir);
+	return 0;
+}
+
+int
+ks_cand_dir_parse(const char *dir, char **root, long *gen, long *slot)
+{
+	char name[256], *gdir;
+
+	if (ks_slot_name_parse(ks_path_basename(dir, name, sizeof name), slot) < 0) {
+		ks_warnx("'%s' is not a candidate directory (expected POP/gen-NNN/cS)", dir);
+		return -1;
+	}
+	gdir = ks_path_dirname(dir);
+	if (ks_gen_name_parse(ks_path_basename(gdir, name, sizeof name), gen) < 0) {
+		ks_warnx("'%s' is not a candidate directory (expected POP/gen-NNN/cS)", dir);
+		free(gdir);
+		return -1;
+	}
+	*root = ks_path_dirname(gdir);
+	free(gdir);
+	return 0;
 }
 
 /* A text field of a plan: present, a string, not empty. */
