@@ -19,15 +19,18 @@ CFLAGS ?= -O2 -g
 WERROR ?=
 
 # Recursive (=) on purpose: pkg-config runs once ks_deps has installed what is missing.
-KS_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes $(WERROR) \
+KS_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes $(WERROR) -Itools/lib \
 	$(shell pkg-config --cflags libcjson libcurl libcrypto)
 KS_LDLIBS = $(shell pkg-config --libs libcjson libcurl libcrypto) -lm
 
 KS_TOOLS = ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report ks-lock
 KS_BINS = $(KS_TOOLS:%=tools/%)
-KS_LIB_SRCS = $(wildcard tools/ks_*.c)
+# the library, in layers (tools/lib/ks_LAYER.h: core < records < pop < proc < build < llm < ask <
+# search < stages; a header includes only the one below it)
+KS_LIB_HDRS = $(wildcard tools/lib/ks_*.h)
+KS_LIB_SRCS = $(wildcard tools/lib/ks_*.c)
 KS_LIB_OBJS = $(KS_LIB_SRCS:.c=.o)
-KS_LIB = tools/libks.a
+KS_LIB = tools/lib/libks.a
 
 .PHONY: all tools units deps-build deps-test deps-bench test test-all bench clean report generation check heldout fuzz install uninstall
 .DELETE_ON_ERROR:
@@ -59,11 +62,11 @@ deps-test:
 deps-bench:
 	@tools/ks-deps bench
 
-# tools/X.o: from tools/X.c and ks.h, the packages checked first
-tools/%.o: tools/%.c tools/ks.h
+# tools/X.o, tools/lib/X.o: from X.c and the library's headers, the packages checked first
+tools/%.o: tools/%.c $(KS_LIB_HDRS)
 	$(ks_deps)$(CC) $(KS_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-# tools/libks.a: the library's objects, from which each tool takes only what it calls
+# tools/lib/libks.a: the library's objects, from which each tool takes only what it calls
 $(KS_LIB): $(KS_LIB_OBJS)
 	rm -f $@ && $(AR) rcs $@ $^
 
@@ -83,9 +86,9 @@ KS_UNIT_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 units: $(KS_UNITS:%=tests/unit/bin/%)
 
 # tests/unit/bin/X: over the tools' library
-tests/unit/bin/%: tests/unit/%.c $(KS_LIB) tools/ks.h
+tests/unit/bin/%: tests/unit/%.c $(KS_LIB) $(KS_LIB_HDRS)
 	@mkdir -p tests/unit/bin
-	$(CC) $(KS_UNIT_CFLAGS) -Itools $(shell pkg-config --cflags libcjson) -o $@ $< $(KS_LIB) $(KS_LDLIBS)
+	$(CC) $(KS_UNIT_CFLAGS) -Itools/lib $(shell pkg-config --cflags libcjson) -o $@ $< $(KS_LIB) $(KS_LDLIBS)
 
 # the judge's shared buffers, its static functions included (the test includes ks_judge.c)
 tests/unit/bin/sharedarg: tests/unit/sharedarg.c tests/unit/expect.h kernels/common/ks_judge.c kernels/common/ks_judge.h
@@ -131,10 +134,10 @@ FUZZ_CC ?= $(shell command -v clang || command -v clang-15)
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = fuzz_json fuzz_reply
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-D_GNU_SOURCE -Itools $(shell pkg-config --cflags libcjson)
+	-D_GNU_SOURCE -Itools/lib $(shell pkg-config --cflags libcjson)
 
 # tests/fuzz/bin/fuzz_X: the fuzzer, from tests/fuzz/fuzz_X.c and the library's sources
-tests/fuzz/bin/%: tests/fuzz/%.c $(KS_LIB_SRCS) tools/ks.h
+tests/fuzz/bin/%: tests/fuzz/%.c $(KS_LIB_SRCS) $(KS_LIB_HDRS)
 	@mkdir -p tests/fuzz/bin
 	$(ks_deps)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(KS_LIB_SRCS) $(KS_LDLIBS)
 
@@ -152,7 +155,7 @@ fuzz: $(FUZZ_TARGETS:%=tests/fuzz/bin/%)
 
 # clean: removes the built tools and fuzzers (never a population)
 clean:
-	rm -f tools/*.o $(KS_LIB) $(KS_BINS)
+	rm -f tools/*.o tools/lib/*.o $(KS_LIB) $(KS_BINS)
 	rm -rf tests/fuzz/bin tests/unit/bin
 
 # The installed copy: the tools in bin, the manual pages, and in

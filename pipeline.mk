@@ -54,7 +54,7 @@ KS_PROFILE ?= auto
 # KS_BIN, the tools' folder, and KS_BUILD, the target that builds them:
 # the Makefile sets tools and tools; installed, <prefix>/bin and nothing
 # (and the source tree's pipeline.mk run with make -f, its built tools/).
-KS_BIN ?= $(if $(wildcard $(dir $(ks_mk))tools/ks.h),$(dir $(ks_mk))tools,$(abspath $(dir $(ks_mk))../../bin))
+KS_BIN ?= $(if $(wildcard $(dir $(ks_mk))tools/lib/ks_core.h),$(dir $(ks_mk))tools,$(abspath $(dir $(ks_mk))../../bin))
 KS_BUILD ?=
 
 .SUFFIXES:

@@ -1,12 +1,12 @@
 #!/usr/bin/env bats
 # The library on its own: the speed-of-light evaluator (tests/unit/bound.c,
-# a C program over tools/ks_bound.c), the redaction of keys
-# (tests/unit/redact.c over tools/ks_redact.c), the runner's check in
+# a C program over tools/lib/ks_bound.c), the redaction of keys
+# (tests/unit/redact.c over tools/lib/ks_redact.c), the runner's check in
 # parts (tests/unit/checkpart.c over kernels/common/ks_harness.c), the judge's
 # naming of a pointer argument (tests/unit/sharedarg.c over kernels/common/ks_judge.c), implement's SEARCH/REPLACE
-# edits (tests/unit/edit.c over tools/ks_edit.c), the diagnostics a model is shown
-# (tests/unit/diag.c over tools/ks_compile.c), the offline proposer's
-# model (tests/unit/tmodel.c over tools/ks_offline_model.c), and the one loader of each stage
+# edits (tests/unit/edit.c over tools/lib/ks_edit.c), the diagnostics a model is shown
+# (tests/unit/diag.c over tools/lib/ks_compile.c), the offline proposer's
+# model (tests/unit/tmodel.c over tools/lib/ks_offline_model.c), and the one loader of each stage
 # file, whose error line names the file and the field (population(5)).
 
 bats_require_minimum_version 1.5.0
@@ -64,6 +64,20 @@ spoil() {
 	# and an nvcc error came after 40 lines of the harness's own ptxas info)
 	run -0 "$KS_ROOT/tests/unit/bin/diag"
 	assert_output "3 cases, 0 failed"
+}
+
+@test "the library's layers: a header includes the one below alone, a file calls only its layer and those below, no cycle" {
+	run -0 python3 "$KS_ROOT/tests/helper/layers.py" "$KS_ROOT/tools/lib"
+	assert_line --index 0 "0 ks_core.h: ks_csv.c ks_file.c ks_hash.c ks_json.c ks_util.c"
+	assert_line --regexp '^8 ks_stages.h: '
+	# the check fails on a header that includes one above it, or a source that includes another layer's
+	cp -r "$KS_ROOT/tools/lib" lib
+	sed -i 's/^#include "ks_records.h"$/#include "ks_llm.h"/' lib/ks_pop.h
+	sed -i 's/^#include "ks_core.h"$/#include "ks_core.h"\n#include "ks_ask.h"/' lib/ks_csv.c
+	run -1 python3 "$KS_ROOT/tests/helper/layers.py" lib --sources-only
+	assert_line "ks_llm.h is included by ks_ask.h, ks_pop.h: one layer above each"
+	assert_line "ks_pop.h (which includes ks_llm.h) is in no chain up from ks_core.h"
+	assert_line "ks_csv.c includes ks_core.h, ks_ask.h: one header of the library, its layer's"
 }
 
 @test "a candidate's kernel file has each compiled target's extension: the population finds it (tests/unit/kernelfile.c)" {
@@ -156,12 +170,12 @@ spoil() {
 
 @test "no cJSON_Parse outside the library's JSON module: every file has one reader" {
 	run grep -rl --include="*.[ch]" cJSON_Parse "$KS_ROOT/tools" "$KS_ROOT/tests/unit"
-	assert_output "$KS_ROOT/tools/ks_json.c"
+	assert_output "$KS_ROOT/tools/lib/ks_json.c"
 }
 
 @test "ks-bench -h names every status bench.json can hold" {
 	run -0 ks-bench -h
-	for s in $(sed -n 's/^\t"\(ok\)", \(.*\), NULL$/\1, \2/p' "$KS_ROOT/tools/ks_stage.c" | tr -d '",'); do
+	for s in $(sed -n 's/^\t"\(ok\)", \(.*\), NULL$/\1, \2/p' "$KS_ROOT/tools/lib/ks_records.c" | tr -d '",'); do
 		[[ $output == *"$s"* ]] || fail "ks-bench -h does not name status $s"
 		n=$((${n:-0} + 1))
 	done

@@ -15,6 +15,8 @@ load helper/llm
 setup() {
 	cd "$BATS_TEST_TMPDIR"
 	GOLDEN=$KS_ROOT/tests/golden/generation
+	# the test's own build cache: the seed's runner is built, not taken from another test's (runner_cached)
+	export KS_BUILD_CACHE=$BATS_TEST_TMPDIR/cache
 }
 
 teardown() {

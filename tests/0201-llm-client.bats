@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The LLM client (tools/ks_llm.c) through a real tool run: ks-select on a
+# The LLM client (tools/lib/ks_llm.c) through a real tool run: ks-select on a
 # population of two kernels makes exactly one model call per attempt,
 # against the scripted fake server of helper/llm.  Request shapes of the
 # three APIs, configuration by environment, retries, truncation, usage

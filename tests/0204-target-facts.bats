@@ -390,7 +390,7 @@ sysfs_size() {
 	grep -qE '^#define LLC_FLOOR[[:space:]]+\(\(size_t\)256 << 20\)' "$KS_ROOT/kernels/common/ks_gpu.hip" ||
 		fail "LLC_FLOOR (AMD's Infinity Cache) is not 256 MiB"
 	# a problem without limits: ks-bench's defaults, 2 s, 5 runs and 50 ms of warm-up (read in ks_settings.c)
-	run -0 grep -c -e '"time_cap_s", 0, 2.0,' -e '"min_runs", 1, 5,' -e '"warmup_s", 0, 0.05,' "$KS_ROOT/tools/ks_settings.c"
+	run -0 grep -c -e '"time_cap_s", 0, 2.0,' -e '"min_runs", 1, 5,' -e '"warmup_s", 0, 0.05,' "$KS_ROOT/tools/lib/ks_settings.c"
 	assert_output 3
 	mkdir kernels
 	cp -r "$KS_ROOT/kernels/common" "$KS_ROOT/kernels/sgemm" kernels/

@@ -297,7 +297,7 @@ built() {
 	assert [ ! -e pop/gen-000/c0/bench.json ]
 	# ks-bench's bound is the judge's
 	grep -q '^#define KS_JUDGE_MAX_BATCH	128	' "$KS_ROOT/kernels/common/ks_judge.h"
-	grep -qE '^#define KS_BATCH_MAX[[:space:]]+128$' "$KS_ROOT/tools/ks.h"
+	grep -qE '^#define KS_BATCH_MAX[[:space:]]+128$' "$KS_ROOT/tools/lib/ks_pop.h"
 }
 
 @test "batch_first_only: a kernel that computes only the output it saw first is honest alone, caught in a batch" {

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 
 struct bench {
 	const char *dir;

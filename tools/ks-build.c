@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 
 struct build {
 	const char *dir;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 
 /* A reply must hold exactly 10 avenues and 5 complete plans. */
 static int

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 
 struct slot {
 	const char *dir;

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 
 struct opts {
 	const char *problem, *target, *out;

@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 
 /* flock -E 75 said a held lock so (EX_TEMPFAIL) */
 #define EXIT_LOCKED 75

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 
 struct prof {
 	const char *dir;         /* the candidate's */

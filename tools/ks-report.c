@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 
 struct opts {
 	int brief;	/* -b */

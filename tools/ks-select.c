@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 
 struct pick {
 	struct ks_cand *c;

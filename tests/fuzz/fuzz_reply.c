@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)

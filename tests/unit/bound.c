@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 
 static int cases, failed;
 

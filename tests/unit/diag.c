@@ -1,5 +1,5 @@
 /*
- * diag.c - unit tests of ks_compile_for_model (tools/ks_compile.c): the
+ * diag.c - unit tests of ks_compile_for_model (tools/lib/ks_compile.c): the
  * compiler's diagnostics as a model is shown them.  Prints one line per
  * failed case and "N cases, N failed"; exits 1 when any failed.
  */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 #include "expect.h"
 
 /* nvcc on a kernel.cu whose wgmma does not assemble, as ks-implement's temporary build logs it */

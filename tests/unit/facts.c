@@ -1,5 +1,5 @@
 /*
- * facts.c - unit tests of ks_facts_cpu (tools/ks_facts.c): the CPU's
+ * facts.c - unit tests of ks_facts_cpu (tools/lib/ks_facts.c): the CPU's
  * cores, hardware threads and caches as a prompt states them, over
  * made-up sysfs trees under the folder given, and "unknown" where a tree
  * lacks the files.  Prints one line per failed case and "N cases, N
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 #include "expect.h"
 
 /* root/path holding text, its folders made */

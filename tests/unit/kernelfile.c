@@ -1,7 +1,7 @@
 /*
- * kernelfile.c - unit test of ks_kernel_path_quiet (tools/ks_pop.c), the
+ * kernelfile.c - unit test of ks_kernel_path_quiet (tools/lib/ks_pop.c), the
  * population's names of a kernel's file, against the targets' table
- * (tools/ks_target.c): a candidate folder holding kernel.EXT for each
+ * (tools/lib/ks_target.c): a candidate folder holding kernel.EXT for each
  * compiled target's EXT is found to hold its kernel.  Prints one line per
  * failed case and "N cases, N failed"; exits 1 when any failed.
  */
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 #include "expect.h"
 
 int

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ks.h"
+#include "ks_stages.h"
 
 static int cases, failed;
 

@@ -1,0 +1,264 @@
+/*
+ * ks_static.c - what a candidate's source may not do, found before it is
+ * built: vendor libraries, threads and processes, clocks, its own main,
+ * reaching into the process (loading code, interposing symbols, patching
+ * memory), and the harness's own names.  A problem adds rules of its own
+ * in problem.json "forbidden" ([{"pattern": ERE, "why": text}]).
+ *
+ * The patterns are POSIX extended expressions matched against the source
+ * with its comments and the contents of its string literals blanked, so
+ * that a comment saying "no cuBLAS here" is no offence; #include lines are
+ * matched with their file names kept.
+ */
+#include <ctype.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks_pop.h"
+
+struct rule {
+	const char *pattern;
+	const char *why;	/* "%s" is what matched */
+	int includes;		/* matched against #include lines */
+};
+
+#define W "[A-Za-z0-9_]"
+#define NW "(^|[^A-Za-z0-9_])"
+
+static const struct rule rules[] = {
+	{ "#[[:space:]]*include[[:space:]]*[<\"][^>\"]*(cublas|cudnn|cutlass|cute/|cub/|thrust/|rocblas|hipblas|"
+	  "rocprim|hipcub|rocwmma|miopen|composable_kernel|ck/|cblas|mkl|openblas|Eigen/)[^>\"]*[>\"]",
+	    "includes a vendor library's header (%s): the kernel must do the work itself", 1 },
+	{ NW "(cublas|cublasLt|cudnn|rocblas_|hipblas|miopen|cblas_|mkl_)" W "*",
+	    "calls a vendor library (%s): the kernel must do the work itself", 0 },
+	{ NW "(cutlass|cute|cub|thrust|rocprim|hipcub|ck)::",
+	    "uses a vendor library (%s): the kernel must do the work itself", 0 },
+	{ NW "(pthread_create|thrd_create|fork|vfork|clone|posix_spawnp?|popen|system|exec[lv]p?e?)[[:space:]]*\\(",
+	    "starts a thread or a process (%s): work outside the call would escape the timer", 0 },
+	{ "std::(thread|jthread|async)" NW,
+	    "starts a thread (%s): work outside the call would escape the timer", 0 },
+	{ NW "(clock_gettime|gettimeofday|timespec_get|__rdtsc|rdtsc|cudaEventElapsedTime|hipEventElapsedTime|"
+	  "std::chrono)",
+	    "reads a clock (%s): the harness does the timing", 0 },
+	{ NW "main[[:space:]]*\\(",
+	    "defines main (%s): the harness provides it", 0 },
+	{ NW "(dlopen|dlsym|dlvsym|RTLD_NEXT|LD_PRELOAD|LD_AUDIT|setenv|putenv|unsetenv|ptrace|mprotect|"
+	  "/proc/self|__attribute__[[:space:]]*\\(\\([[:space:]]*(constructor|destructor))",
+	    "reaches into the process (%s): loading code, interposing symbols or patching memory is not allowed", 0 },
+	{ NW "(write|pwrite|writev|dprintf|fdopen|dup|dup2|dup3|fcntl|ioctl|syscall|close)[[:space:]]*\\(",
+	    "works on file descriptors (%s): the harness's verdict channel is not the kernel's", 0 },
+	{ NW "ks_" W "*",
+	    "uses a name of the harness (%s): the kernel's own names must not start with ks_", 0 },
+	{ NW W "*_reference" W "*",
+	    "uses the harness's reference (%s): the kernel must compute the result itself", 0 },
+};
+
+/*
+ * The source with comments and the insides of string and character
+ * literals replaced by spaces (newlines kept, so lines stay lines); with
+ * keep_strings, literals are left as they are (for #include "...").
+ */
+static char *
+blank_comments(const char *src, int keep_strings)
+{
+	char *out = ks_estrdup(src), *p = out;
+
+	while (*p) {
+		if (p[0] == '/' && p[1] == '/') {
+			while (*p && *p != '\n')
+				*p++ = ' ';
+		} else if (p[0] == '/' && p[1] == '*') {
+			*p++ = ' ';
+			*p++ = ' ';
+			while (*p && !(p[0] == '*' && p[1] == '/')) {
+				if (*p != '\n')
+					*p = ' ';
+				p++;
+			}
+			if (*p) {
+				*p++ = ' ';
+				*p++ = ' ';
+			}
+		} else if (*p == '"' || *p == '\'') {
+			char q = *p++;
+
+			while (*p && *p != q && *p != '\n') {
+				if (*p == '\\' && p[1] && p[1] != '\n') {
+					if (!keep_strings)
+						p[0] = p[1] = ' ';
+					p += 2;
+					continue;
+				}
+				if (!keep_strings)
+					*p = ' ';
+				p++;
+			}
+			if (*p == q)
+				p++;
+		} else {
+			p++;
+		}
+	}
+	return out;
+}
+
+/* The first match of rule r (compiled as re) in text, as a reason; NULL when none. */
+static char *
+match_rule(const struct rule *r, const regex_t *re, const char *text)
+{
+	regmatch_t m[1];
+	char *why = NULL;
+
+	if (regexec(re, text, 1, m, 0) == 0) {
+		const char *s = text + m[0].rm_so, *e = text + m[0].rm_eo;
+		int line = 1;
+
+		/* the match without the non-word character it may start with */
+		while (s < e && !(*s == '#' || *s == '/' || *s == '_' || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
+			s++;
+		for (const char *c = text; c < s; c++)
+			line += *c == '\n';
+		char *what = ks_easprintf("'%.*s' on line %d", (int)(e - s > 80 ? 80 : e - s), s, line);
+		why = ks_easprintf(r->why, what);
+		free(what);
+	}
+	return why;
+}
+
+/* pattern compiled into re; -1, said, when it is not an extended regex */
+static int
+compile_rule(regex_t *re, const char *pattern)
+{
+	if (regcomp(re, pattern, REG_EXTENDED | REG_NEWLINE) != 0) {
+		ks_warnx("bad static-check pattern '%s'", pattern);
+		return -1;
+	}
+	return 0;
+}
+
+/* the built-in rules, compiled once */
+static const regex_t *
+builtin_rules(void)
+{
+	static regex_t re[sizeof rules / sizeof rules[0]];
+	static int ready;
+
+	if (!ready) {
+		for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+			if (compile_rule(&re[i], rules[i].pattern) < 0)
+				abort();	/* a bug in the table above */
+		ready = 1;
+	}
+	return re;
+}
+
+/* Host inline assembly: it can read clocks and make system calls that no name shows. */
+static const struct rule asm_rule = {
+	NW "(asm|__asm|__asm__)[[:space:]]*(volatile|__volatile__|goto|inline)?[[:space:]]*\\(",
+	"uses inline assembly (%s): a kernel for the CPU must be C", 0
+};
+
+static char *
+check(const char *src, const cJSON *forbidden, int includes, int no_asm)
+{
+	char *code = blank_comments(src, 0), *incl = blank_comments(src, 1), *why = NULL;
+	const regex_t *re = builtin_rules();
+	const cJSON *f;
+
+	for (size_t i = 0; !why && i < sizeof rules / sizeof rules[0]; i++)
+		if (includes || !rules[i].includes)
+			why = match_rule(&rules[i], &re[i], rules[i].includes ? incl : code);
+	if (!why && no_asm) {
+		regex_t one;
+
+		if (compile_rule(&one, asm_rule.pattern) == 0) {
+			why = match_rule(&asm_rule, &one, code);
+			regfree(&one);
+		}
+	}
+	cJSON_ArrayForEach(f, forbidden) {
+		const char *pat = ks_json_str(f, "pattern", NULL), *text = ks_json_str(f, "why", NULL);
+
+		if (why || !pat)
+			continue;
+		char *fmt = ks_easprintf("%s (%%s)", text ? text : "the problem forbids it");
+		struct rule r = { pat, fmt, 0 };
+		regex_t one;
+
+		if (compile_rule(&one, pat) == 0) {
+			why = match_rule(&r, &one, code);
+			regfree(&one);
+		}
+		free(fmt);
+	}
+	free(code);
+	free(incl);
+	return why;
+}
+
+char *
+ks_static_check(const char *src, const cJSON *forbidden)
+{
+	return check(src, forbidden, 1, 0);
+}
+
+char *
+ks_static_check_expanded(const char *text, const cJSON *forbidden, int no_asm)
+{
+	return check(text, forbidden, 0, no_asm);
+}
+
+/* An identifier followed by '(': a definition (or a call) of name. */
+int
+ks_code_defines(const char *code, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = code; (p = strstr(p, name)); p += n) {
+		const char *q = p + n;
+
+		if (p > code && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		while (*q == ' ' || *q == '\t' || *q == '\n')
+			q++;
+		if (*q == '(')
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A definition of name with its body: the identifier, its parenthesised
+ * parameters and then '{' (a call or a declaration ends in ';').
+ */
+int
+ks_code_defines_body(const char *code, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = code; (p = strstr(p, name)); p += n) {
+		const char *q = p + n;
+		int depth = 0;
+
+		if (p > code && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+			continue;
+		while (isspace((unsigned char)*q))
+			q++;
+		if (*q != '(')
+			continue;
+		for (; *q; q++)
+			if (*q == '(')
+				depth++;
+			else if (*q == ')' && --depth == 0)
+				break;
+		if (!*q)
+			continue;
+		for (q++; isspace((unsigned char)*q); q++)
+			;
+		if (*q == '{')
+			return 1;
+	}
+	return 0;
+}
