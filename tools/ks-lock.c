@@ -53,31 +53,6 @@ on_child(int sig)
 	(void)sig;
 }
 
-/* A file of /proc, NUL-terminated (*len without the NUL); NULL, quietly, when it cannot be read. */
-static char *
-proc_read(const char *path, size_t *len)
-{
-	struct ks_buf b = { 0 };
-	char chunk[4096];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	ks_buf_add(&b, "", 0);
-	while ((n = read(fd, chunk, sizeof chunk)) > 0 || (n < 0 && errno == EINTR))
-		if (n > 0)
-			ks_buf_add(&b, chunk, (size_t)n);
-	close(fd);
-	if (n < 0) {
-		ks_buf_free(&b);
-		return NULL;
-	}
-	if (len)
-		*len = b.len;
-	return b.s;
-}
-
 /* pid's command line, quoted for a shell; NULL when it cannot be read (gone, a kernel thread) */
 static char *
 proc_cmdline(pid_t pid)
@@ -85,7 +60,7 @@ proc_cmdline(pid_t pid)
 	char *path = ks_easprintf("/proc/%d/cmdline", (int)pid), *text, **argv = NULL, *quoted;
 	size_t len = 0, n = 0;
 
-	text = proc_read(path, &len);
+	text = ks_file_read_quiet(path, &len);
 	free(path);
 	if (!text || len == 0) {
 		free(text);
@@ -103,7 +78,7 @@ proc_cmdline(pid_t pid)
 static int
 proc_caught(pid_t pid, unsigned long long *mask)
 {
-	char *path = ks_easprintf("/proc/%d/status", (int)pid), *text = proc_read(path, NULL), *p;
+	char *path = ks_easprintf("/proc/%d/status", (int)pid), *text = ks_file_read_quiet(path, NULL), *p;
 	int rc = -1;
 
 	free(path);
@@ -148,7 +123,7 @@ procs_load(size_t *n)
 		if (ks_parse_int(e->d_name, 1, 1L << 30, &pid) < 0)
 			continue;
 		path = ks_easprintf("/proc/%ld/stat", pid);
-		text = proc_read(path, NULL);
+		text = ks_file_read_quiet(path, NULL);
 		free(path);
 		/* "pid (comm) S ppid pgrp ...": comm may hold anything, so from its last ')' */
 		if (text && (q = strrchr(text, ')'))) {

@@ -3,7 +3,8 @@
 
 The headers LIBDIR/ks_LAYER.h form one chain: each includes the header of
 the layer below it and no other of the library's, the lowest none.  Each
-source LIBDIR/ks_*.c includes one of them, its layer's.  Unless
+source LIBDIR/ks_*.c includes one of them, its layer's (itself or through
+a private header of LIBDIR, one not named ks_*.h).  Unless
 --sources-only, the objects (LIBDIR/ks_*.o, built) show what each file
 calls of the others (nm): only files of its layer and those below, and no
 two files call each other round a cycle.  Prints one line per breach and
@@ -48,10 +49,20 @@ else:
         bad.append('%s (which includes %s) is in no chain up from %s' % (h, below[h], order[0]))
 rank = {h: i for i, h in enumerate(order)}
 
+# a private header (not ks_*.h: shared by a few files of one layer) stands for what it includes
+PRIVATE = re.compile(r'^\s*#\s*include\s+"([a-z_]+\.h)"', re.M)
+
+def layer_includes(path):
+    inc = includes(path)
+    for priv in PRIVATE.findall(open(path).read()):
+        if not priv.startswith('ks_') and os.path.exists(os.path.join(libdir, priv)):
+            inc += includes(os.path.join(libdir, priv))
+    return inc
+
 layer = {}
 for c in sorted(glob.glob(os.path.join(libdir, 'ks_*.c'))):
     name = os.path.basename(c)[:-2]
-    inc = includes(c)
+    inc = layer_includes(c)
     if len(inc) != 1 or inc[0] not in headers:
         bad.append('%s.c includes %s: one header of the library, its layer\'s' % (name, ', '.join(inc) or 'none'))
     elif inc[0] in rank:

@@ -93,6 +93,7 @@ char *ks_replace_all(const char *text, const char *from, const char *to);  /* ev
 
 /* ks_file.c: files */
 char *ks_file_read(const char *path, size_t *len);  /* NUL-terminated; NULL with a message */
+char *ks_file_read_quiet(const char *path, size_t *len);  /* the same, NULL without a word */
 int ks_file_write_atomic(const char *path, const char *data, size_t len);
 int ks_file_copy_atomic(const char *from, const char *to);
 int ks_mkdir_p(const char *path);

@@ -11,8 +11,9 @@
 
 #include "ks_core.h"
 
-char *
-ks_file_read(const char *path, size_t *len)
+/* path's bytes, NUL-terminated (*len without the NUL); NULL, said unless quiet, when it cannot be read */
+static char *
+file_read(const char *path, size_t *len, int quiet)
 {
 	struct ks_buf b = { 0 };
 	char chunk[65536];
@@ -20,7 +21,8 @@ ks_file_read(const char *path, size_t *len)
 	int fd;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		ks_warn("cannot open '%s'", path);
+		if (!quiet)
+			ks_warn("cannot open '%s'", path);
 		return NULL;
 	}
 	ks_buf_add(&b, "", 0);
@@ -28,7 +30,8 @@ ks_file_read(const char *path, size_t *len)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			ks_warn("cannot read '%s'", path);
+			if (!quiet)
+				ks_warn("cannot read '%s'", path);
 			close(fd);
 			ks_buf_free(&b);
 			return NULL;
@@ -39,6 +42,18 @@ ks_file_read(const char *path, size_t *len)
 	if (len)
 		*len = b.len;
 	return b.s;
+}
+
+char *
+ks_file_read(const char *path, size_t *len)
+{
+	return file_read(path, len, 0);
+}
+
+char *
+ks_file_read_quiet(const char *path, size_t *len)
+{
+	return file_read(path, len, 1);
 }
 
 /* Same bytes already there: leave the file, and its mtime, alone. */

@@ -103,18 +103,21 @@ struct ks_stage_usage {
 };
 int ks_ledger_stages(const char *root, struct ks_stage_usage *s, size_t max, size_t *n);
 
-/*
- * Checks a hypotheses object: 1..10 avenues (exactly 10 when strict, as
- * a model must give), 5 complete plans, and "chosen" too when k > 0.
- * validate sets *why (caller frees); check prints it with the file name.
- */
-int ks_hypotheses_validate(const cJSON *h, long k, int strict, char **why);
-int ks_hypotheses_check(const cJSON *h, const char *file, long k);
+/* dir/hypotheses.json, checked (ks_hypotheses_check) with what the tools add: base, model */
 cJSON *ks_hypotheses_load(const char *dir, long k);
 /* The number of plans gen's hypotheses.json keeps, -1 without a valid one (quiet). */
 int ks_plans_kept(const char *root, long gen);
 /* 1 when the generation's plans leave slot empty (fewer kept plans than K): no candidate there. */
 int ks_slot_unplanned(const char *root, long gen, long slot);
+
+/*
+ * ks_plans.c: checks a hypotheses object: 1..10 avenues (exactly 10 when
+ * strict, as a model must give), 5 complete plans, and "chosen" too when
+ * k > 0.  validate sets *why (caller frees); check prints it with the
+ * file name.
+ */
+int ks_hypotheses_validate(const cJSON *h, long k, int strict, char **why);
+int ks_hypotheses_check(const cJSON *h, const char *file, long k);
 /* The K plans kept of 5 (population(5)): most innovative, highest max uplift, highest min uplift, ...; -1 when fewer distinct plans exist */
 int ks_plans_choose(const cJSON *plans, long k, long *chosen);
 

@@ -6,224 +6,20 @@
  * each plan's expected uplift beside the measured one, the LLM tokens by
  * stage, and each kernel's source and transcripts.  Everything that comes
  * from the population (sources, transcripts, a model's text, messages)
- * is HTML-escaped: it shows as text and runs nothing.
+ * is HTML-escaped: it shows as text and runs nothing.  This file writes
+ * the page, its table and its tokens; the drawings are ks_report_svg.c's,
+ * the generations' and kernels' sections ks_report_kernels.c's, what they
+ * share ks_html.c's (report_html.h).
  */
 #include <dirent.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "ks_stages.h"
-
-/* the most of one embedded file (a source, a transcript, a build log); the rest is named */
-#define EMBED_MAX (256 * 1024)
-/* the most benchmark shapes shown as columns */
-#define SHAPES_MAX 32
-
-/* ---- text ---- */
-
-static void
-esc_len(struct ks_buf *b, const char *s, size_t n)
-{
-	size_t start = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const char *e = s[i] == '&' ? "&amp;" : s[i] == '<' ? "&lt;" : s[i] == '>' ? "&gt;" :
-		    s[i] == '"' ? "&quot;" : s[i] == '\'' ? "&#39;" : NULL;
-
-		if (!e)
-			continue;
-		ks_buf_add(b, s + start, i - start);
-		ks_buf_puts(b, e);
-		start = i + 1;
-	}
-	ks_buf_add(b, s + start, n - start);
-}
-
-/* s as text of an element or an attribute's value; NULL as "" */
-static void
-esc(struct ks_buf *b, const char *s)
-{
-	if (s)
-		esc_len(b, s, strlen(s));
-}
-
-static void
-escf(struct ks_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* printf, then escaped: for the numbers and ids that go with model text */
-static void
-escf(struct ks_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		ks_die("cannot format the page");
-	va_end(ap);
-	esc(b, s);
-	free(s);
-}
-
-/* A file's text in a <pre>, at most EMBED_MAX bytes of it (cut at a character), the rest named. */
-static void
-embed_file(struct ks_buf *b, const char *path, const char *text, size_t len)
-{
-	size_t n = len;
-
-	if (n > EMBED_MAX) {
-		n = EMBED_MAX;
-		while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
-			n--;
-	}
-	ks_buf_puts(b, "<pre>");
-	esc_len(b, text, n);
-	ks_buf_puts(b, "</pre>\n");
-	if (n < len) {
-		ks_buf_printf(b, "<p class=\"note\">cut at %d KiB of %zu: the whole file is ", EMBED_MAX / 1024, len);
-		esc(b, path);
-		ks_buf_puts(b, "</p>\n");
-	}
-}
-
-static const char *
-status_of(const struct ks_cand *c)
-{
-	return c->status ? c->status : "pending";
-}
-
-/* ---- how each status is drawn: a colour and a marker, in the chart, the lineage and the table ---- */
-
-enum shape { DOT, TRIANGLE, CROSS, SQUARE, DIAMOND, PLUS, RING, OPEN_SQUARE, STAR, OPEN_DIAMOND };
-
-static const struct style {
-	const char *status, *color;
-	enum shape shape;
-	const char *what;
-} styles[] = {
-	{ "ok", "#1f77b4", DOT, "correct and timed" },
-	{ "incorrect", "#d62728", TRIANGLE, "wrong on a test shape" },
-	{ "build_failed", "#ff7f0e", CROSS, "did not compile" },
-	{ "crashed", "#9467bd", SQUARE, "crashed" },
-	{ "timeout", "#8c564b", DIAMOND, "ran past its time limit" },
-	{ "rejected", "#e377c2", PLUS, "refused by the rules" },
-	{ "no_device", "#7f7f7f", RING, "no device to run on" },
-	{ "stale", "#bcbd22", OPEN_SQUARE, "its verdict is of another kernel" },
-	{ "unreadable", "#111111", STAR, "its files do not load" },
-	{ "pending", "#999999", OPEN_DIAMOND, "not benched yet" },
-	{ NULL, "#17becf", STAR, "another status" },
-};
-
-static const struct style *
-style_of(const char *status)
-{
-	const struct style *s = styles;
-
-	while (s->status && strcmp(s->status, status) != 0)
-		s++;
-	return s;
-}
-
-/* a marker of style st centred on x, y, radius r: one <path>, with extra attributes */
-static void
-marker(struct ks_buf *b, const struct style *st, double x, double y, double r, const char *attrs)
-{
-	int open = st->shape == CROSS || st->shape == PLUS || st->shape == RING || st->shape == OPEN_SQUARE ||
-	    st->shape == OPEN_DIAMOND;
-	double h = 0.8 * r;
-
-	ks_buf_printf(b, "<path %s d=\"", attrs);
-	switch (st->shape) {
-	case DOT:
-	case RING:
-		ks_buf_printf(b, "M%.1f %.1fa%.1f %.1f 0 1 0 %.1f 0a%.1f %.1f 0 1 0 %.1f 0Z", x - r, y, r, r, 2 * r, r,
-		    r, -2 * r);
-		break;
-	case TRIANGLE:
-		ks_buf_printf(b, "M%.1f %.1fL%.1f %.1fL%.1f %.1fZ", x, y - 1.15 * r, x + r, y + 0.7 * r, x - r,
-		    y + 0.7 * r);
-		break;
-	case CROSS:
-		ks_buf_printf(b, "M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f", x - h, y - h, x + h, y + h, x + h, y - h,
-		    x - h, y + h);
-		break;
-	case SQUARE:
-	case OPEN_SQUARE:
-		ks_buf_printf(b, "M%.1f %.1fh%.1fv%.1fh%.1fZ", x - h, y - h, 2 * h, 2 * h, -2 * h);
-		break;
-	case DIAMOND:
-	case OPEN_DIAMOND:
-		ks_buf_printf(b, "M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ", x, y - 1.2 * r, x + r, y, x,
-		    y + 1.2 * r, x - r, y);
-		break;
-	case PLUS:
-		ks_buf_printf(b, "M%.1f %.1fH%.1fM%.1f %.1fV%.1f", x - r, y, x + r, x, y - r, y + r);
-		break;
-	case STAR:
-		for (int i = 0; i < 10; i++) {
-			double a = M_PI * (double)i / 5 - M_PI / 2, rr = i % 2 ? 0.45 * r : 1.2 * r;
-
-			ks_buf_printf(b, "%c%.1f %.1f", i ? 'L' : 'M', x + rr * cos(a), y + rr * sin(a));
-		}
-		ks_buf_puts(b, "Z");
-		break;
-	}
-	if (open)
-		ks_buf_printf(b, "\" fill=\"#fff\" fill-opacity=\"0\" stroke=\"%s\" stroke-width=\"2\"/>", st->color);
-	else
-		ks_buf_printf(b, "\" fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.8\"/>", st->color);
-}
-
-/* a status as a small marker and its name, for the table and the legend */
-static void
-status_badge(struct ks_buf *b, const char *status)
-{
-	ks_buf_puts(b, "<svg class=\"mk\" width=\"14\" height=\"14\" viewBox=\"0 0 14 14\">");
-	marker(b, style_of(status), 7, 7, 5, "");
-	ks_buf_puts(b, "</svg>");
-	esc(b, status);
-}
+#include "report_html.h"
 
 /* ---- the run ---- */
-
-struct page {
-	struct ks_buf b;
-	const struct ks_run *run;
-	const struct ks_cand *c;
-	size_t n;
-	const struct ks_cand *seed;	/* the first correct kernel of generation 0; NULL */
-	long last_gen, k;		/* the last generation with a kernel; the widest slot + 1 */
-	char *shapes[SHAPES_MAX];	/* the benchmark shapes, in the order they first appear */
-	size_t nshapes;
-	int sol, tokens;		/* some kernel has a speed of light; some kernel used tokens */
-};
-
-/* a shape of bench.json "results" in words, "256x256x256": its numbers in order, the seed left out */
-static char *
-shape_name(const cJSON *shape)
-{
-	struct ks_buf s = { 0 };
-	const cJSON *d;
-
-	ks_buf_add(&s, "", 0);
-	cJSON_ArrayForEach(d, shape)
-		if (cJSON_IsNumber(d) && d->string && strcmp(d->string, "seed") != 0)
-			ks_buf_printf(&s, "%s%g", s.len ? "x" : "", d->valuedouble);
-	return s.s;
-}
-
-static long
-usage_tokens(const struct ks_cand *c)
-{
-	double in = 0, out = 0;
-
-	ks_json_num(c->cand.usage, "prompt_tokens", NULL, &in);
-	ks_json_num(c->cand.usage, "completion_tokens", NULL, &out);
-	return (long)(in + out);
-}
 
 static void
 page_scan(struct page *p)
@@ -241,11 +37,11 @@ page_scan(struct page *p)
 		if (!p->seed && c->gen == 0 && c->score_us > 0)
 			p->seed = c;
 		p->sol |= ks_sol_overall(c) > 0;
-		p->tokens |= usage_tokens(c) > 0;
+		p->tokens |= ks_html_usage_tokens(c) > 0;
 		if (!(c->score_us > 0))
 			continue;
 		cJSON_ArrayForEach(r, c->bench.results) {
-			char *name = shape_name(cJSON_GetObjectItemCaseSensitive(r, "shape"));
+			char *name = ks_html_shape_name(cJSON_GetObjectItemCaseSensitive(r, "shape"));
 			size_t j;
 
 			for (j = 0; j < p->nshapes && strcmp(p->shapes[j], name) != 0; j++)
@@ -256,18 +52,6 @@ page_scan(struct page *p)
 				free(name);
 		}
 	}
-}
-
-/* the best correct kernel of generations 0..g, or NULL */
-static const struct ks_cand *
-best_until(const struct page *p, long g)
-{
-	const struct ks_cand *best = NULL;
-
-	for (size_t i = 0; i < p->n; i++)
-		if (p->c[i].gen <= g && p->c[i].score_us > 0 && (!best || p->c[i].score_us < best->score_us))
-			best = &p->c[i];
-	return best;
 }
 
 char *
@@ -304,235 +88,6 @@ ks_report_summary(const char *root, const struct ks_cand *c, size_t n)
 	return s.s;
 }
 
-/* ---- the chart: the best so far by generation, every kernel a dot ---- */
-
-#define CW 600		/* its size */
-#define CH 340
-#define CL 64		/* the margins around the plot of scores */
-#define CR 16
-#define CT 58		/* above: the band of the kernels without a score */
-#define CB 44
-#define BAND_Y 30
-
-struct axis {
-	double lo, hi;	/* log10 of the scores at the bottom and the top */
-};
-
-static double
-chart_x(const struct page *p, long gen, long slot)
-{
-	double col = (double)(CW - CL - CR) / (double)(p->last_gen + 1);
-	double step = fmin(12, col / (double)(p->k + 1));
-
-	return CL + col * ((double)gen + 0.5) + step * ((double)slot - (double)(p->k - 1) / 2);
-}
-
-static double
-chart_y(const struct axis *a, double score)
-{
-	return CH - CB - (log10(score) - a->lo) / (a->hi - a->lo) * (CH - CT - CB);
-}
-
-/* the ticks at m[] times a power of ten within the axis, drawn into b (NULL: counted only) */
-static int
-chart_ticks(struct ks_buf *b, const struct axis *a, const double *m, size_t nm)
-{
-	int count = 0;
-
-	for (double e = floor(a->lo); e <= ceil(a->hi); e++)
-		for (size_t i = 0; i < nm; i++) {
-			double v = m[i] * pow(10, e), l = log10(v), y;
-
-			if (l < a->lo || l > a->hi)
-				continue;
-			count++;
-			y = chart_y(a, v);
-			if (b)
-				ks_buf_printf(b, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
-				    "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", CL,
-				    CW - CR, y, y, CL - 6, y + 4, v);
-		}
-	return count;
-}
-
-static void
-chart(struct page *p)
-{
-	struct ks_buf *b = &p->b;
-	struct axis a = { INFINITY, -INFINITY };
-	long every = p->last_gen / 16 + 1;
-	int seen[sizeof styles / sizeof *styles] = { 0 }, any_best = 0;
-
-	if (p->n == 0) {
-		ks_buf_puts(b, "<p>No kernel yet.</p>\n");
-		return;
-	}
-	for (size_t i = 0; i < p->n; i++)
-		if (p->c[i].score_us > 0) {
-			a.lo = fmin(a.lo, log10(p->c[i].score_us));
-			a.hi = fmax(a.hi, log10(p->c[i].score_us));
-		}
-	if (isinf(a.lo))
-		a.lo = 0, a.hi = 1;
-	if (a.hi - a.lo < 0.05) {
-		a.lo -= 0.05;
-		a.hi += 0.05;
-	}
-	double pad = 0.06 * (a.hi - a.lo);
-	a.lo -= pad;
-	a.hi += pad;
-
-	ks_buf_printf(b, "<svg id=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-	    "aria-label=\"score by generation\">\n", CW, CH, CW, CH);
-	/* the band of the kernels without a score, then the axes */
-	ks_buf_printf(b, "<rect class=\"band\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
-	    "<text class=\"tick\" x=\"%d\" y=\"%d\" text-anchor=\"end\">no score</text>\n", CL, BAND_Y - 14,
-	    CW - CL - CR, 28, CL - 6, BAND_Y + 4);
-	/* at 1, 2 and 5 times a power of ten, or at every multiple where the range is narrow */
-	static const double coarse[] = { 1, 2, 5 }, fine[] = { 1, 1.5, 2, 3, 4, 5, 6, 7, 8, 9 };
-	if (chart_ticks(NULL, &a, coarse, 3) >= 3)
-		chart_ticks(b, &a, coarse, 3);
-	else
-		chart_ticks(b, &a, fine, sizeof fine / sizeof *fine);
-	ks_buf_printf(b, "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>"
-	    "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>\n", CL, CW - CR, CH - CB, CH - CB, CL, CL,
-	    CT - 8, CH - CB);
-	for (long g = 0; g <= p->last_gen; g++)
-		if (g % every == 0 || g == p->last_gen)
-			ks_buf_printf(b, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%ld</text>",
-			    CL + (double)(CW - CL - CR) / (double)(p->last_gen + 1) * ((double)g + 0.5), CH - CB + 16, g);
-	ks_buf_printf(b, "\n<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">generation</text>"
-	    "<text class=\"label\" transform=\"translate(14 %d) rotate(-90)\" text-anchor=\"middle\">"
-	    "score (us, log scale)</text>\n", (CW + CL) / 2, CH - 8, (CT + CH - CB) / 2);
-	/* the best so far: a step at each generation where it improved */
-	ks_buf_puts(b, "<path class=\"best\" d=\"");
-	for (long g = 0; g <= p->last_gen; g++) {
-		const struct ks_cand *best = best_until(p, g);
-		double col = (double)(CW - CL - CR) / (double)(p->last_gen + 1);
-		double x0 = CL + col * (double)g, x1 = x0 + col;
-
-		if (!best)
-			continue;
-		if (any_best)
-			ks_buf_printf(b, "V%.1fH%.1f", chart_y(&a, best->score_us), x1);
-		else
-			ks_buf_printf(b, "M%.1f %.1fH%.1f", x0, chart_y(&a, best->score_us), x1);
-		any_best = 1;
-	}
-	ks_buf_puts(b, "\"/>\n");
-	for (size_t i = 0; i < p->n; i++) {
-		const struct ks_cand *c = &p->c[i];
-		const struct style *st = style_of(status_of(c));
-		double x = chart_x(p, c->gen, c->slot), y = c->score_us > 0 ? chart_y(&a, c->score_us) : BAND_Y;
-		struct ks_buf attrs = { 0 };
-
-		seen[st - styles] = 1;
-		ks_buf_printf(b, "<a href=\"#k-%s\"><title>", c->id);
-		escf(b, "%s %s", c->id, status_of(c));
-		if (c->score_us > 0)
-			ks_buf_printf(b, " %.1f us", c->score_us);
-		ks_buf_puts(b, "</title>");
-		ks_buf_printf(&attrs, "class=\"pt\" data-id=\"%s\" data-status=\"", c->id);
-		esc(&attrs, status_of(c));
-		ks_buf_puts(&attrs, "\"");
-		marker(b, st, x, y, 5, attrs.s);
-		ks_buf_puts(b, "</a>\n");
-		ks_buf_free(&attrs);
-	}
-	ks_buf_puts(b, "</svg>\n<ul class=\"legend\">");
-	if (any_best)
-		ks_buf_puts(b, "<li><svg class=\"mk\" width=\"22\" height=\"14\"><path class=\"best\" d=\"M1 7H21\"/></svg>"
-		    "best so far</li>");
-	for (size_t s = 0; s < sizeof styles / sizeof *styles; s++)
-		if (seen[s]) {
-			ks_buf_puts(b, "<li class=\"key\">");
-			status_badge(b, styles[s].status ? styles[s].status : "other");
-			ks_buf_printf(b, " <small>%s</small></li>", styles[s].what);
-		}
-	ks_buf_puts(b, "</ul>\n");
-}
-
-/* ---- the lineage: each kernel under its generation, an edge from its base and one from its reference ---- */
-
-#define NW 118		/* a node */
-#define NH 38
-#define GX 18		/* the gaps between them */
-#define GY 34
-#define LX 46		/* the margin of the generation labels */
-
-static double
-node_x(long slot)
-{
-	return LX + (double)slot * (NW + GX);
-}
-
-static double
-node_y(long gen)
-{
-	return 10 + (double)gen * (NH + GY);
-}
-
-static void
-edge(struct ks_buf *b, const struct page *p, const struct ks_cand *child, const char *parent_id, const char *cls,
-    double dx)
-{
-	const struct ks_cand *par = NULL;
-
-	for (size_t i = 0; i < p->n && !par; i++)
-		if (parent_id && strcmp(p->c[i].id, parent_id) == 0)
-			par = &p->c[i];
-	if (!par)
-		return;
-	double x0 = node_x(par->slot) + NW / 2.0 + dx, y0 = node_y(par->gen) + NH;
-	double x1 = node_x(child->slot) + NW / 2.0 + dx, y1 = node_y(child->gen);
-
-	ks_buf_printf(b, "<path class=\"edge %s\" data-from=\"%s\" data-to=\"%s\" d=\"M%.1f %.1fC%.1f %.1f %.1f %.1f "
-	    "%.1f %.1f\"/>\n", cls, par->id, child->id, x0, y0, x0, y0 + GY * 0.8, x1, y1 - GY * 0.8, x1, y1);
-}
-
-static void
-lineage(struct page *p)
-{
-	struct ks_buf *b = &p->b;
-	double w = node_x(p->k) - GX + 10, h = node_y(p->last_gen + 1) - GY + 10;
-
-	if (p->n == 0)
-		return;
-	ks_buf_printf(b, "<svg id=\"lineage\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-	    "aria-label=\"lineage\">\n", w, h, w, h);
-	for (long g = 0; g <= p->last_gen; g++)
-		ks_buf_printf(b, "<text class=\"tick\" x=\"4\" y=\"%.1f\">gen %ld</text>", node_y(g) + NH / 2.0 + 4, g);
-	ks_buf_puts(b, "\n");
-	for (size_t i = 0; i < p->n; i++) {
-		const struct ks_cand *c = &p->c[i];
-		int same = c->cand.base && c->cand.reference && strcmp(c->cand.base, c->cand.reference) == 0;
-
-		edge(b, p, c, c->cand.base, "base", same ? -5 : -10);
-		edge(b, p, c, c->cand.reference, "ref", same ? 5 : 10);
-	}
-	for (size_t i = 0; i < p->n; i++) {
-		const struct ks_cand *c = &p->c[i];
-		const struct style *st = style_of(status_of(c));
-		double x = node_x(c->slot), y = node_y(c->gen);
-
-		ks_buf_printf(b, "<a href=\"#k-%s\"><g class=\"node\" data-id=\"%s\"><title>", c->id, c->id);
-		escf(b, "%s: base %s, reference %s", c->id, c->cand.base ? c->cand.base : "-",
-		    c->cand.reference ? c->cand.reference : "-");
-		ks_buf_printf(b, "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" rx=\"5\" stroke=\"%s\"/>",
-		    x, y, NW, NH, st->color);
-		marker(b, st, x + 12, y + 12, 4.5, "");
-		ks_buf_printf(b, "<text class=\"nid\" x=\"%.1f\" y=\"%.1f\">%s</text><text class=\"nst\" x=\"%.1f\" "
-		    "y=\"%.1f\">", x + 22, y + 16, c->id, x + 8, y + 31);
-		esc(b, status_of(c));
-		if (c->score_us > 0)
-			ks_buf_printf(b, " %.1f us", c->score_us);
-		ks_buf_puts(b, "</text></g></a>\n");
-	}
-	ks_buf_puts(b, "</svg>\n<ul class=\"legend\"><li><svg class=\"mk\" width=\"26\" height=\"10\"><path class=\"edge "
-	    "base\" d=\"M1 5H25\"/></svg>base</li><li><svg class=\"mk\" width=\"26\" height=\"10\"><path class=\"edge "
-	    "ref\" d=\"M1 5H25\"/></svg>reference</li></ul>\n");
-}
-
 /* ---- the table ---- */
 
 static void
@@ -541,11 +96,11 @@ th(struct ks_buf *b, const char *key, const char *type, const char *label, const
 	ks_buf_printf(b, "<th data-key=\"%s\" data-type=\"%s\" tabindex=\"0\"", key, type);
 	if (title) {
 		ks_buf_puts(b, " title=\"");
-		esc(b, title);
+		ks_html_esc(b, title);
 		ks_buf_puts(b, "\"");
 	}
 	ks_buf_puts(b, ">");
-	esc(b, label);
+	ks_html_esc(b, label);
 	ks_buf_puts(b, "</th>");
 }
 
@@ -559,39 +114,12 @@ num_cell(struct ks_buf *b, int have, double v, const char *text)
 		ks_buf_puts(b, "<td class=\"num\">-</td>");
 }
 
-/* a kernel's id as a link to its section; what is not an id (candidate.json is not checked for it), as text */
-static void
-id_link(struct ks_buf *b, const char *id)
-{
-	if (id && ks_id_parse(id, &(long){ 0 }, &(long){ 0 }) == 0)
-		ks_buf_printf(b, "<a href=\"#k-%s\">%s</a>", id, id);
-	else
-		esc(b, id ? id : "-");
-}
-
 static void
 parent_cell(struct ks_buf *b, const char *id)
 {
 	ks_buf_puts(b, "<td>");
-	id_link(b, id);
+	ks_html_id_link(b, id);
 	ks_buf_puts(b, "</td>");
-}
-
-static const char *
-where_word(int where)
-{
-	return where < 0 ? "below" : where > 0 ? "above" : "inside";
-}
-
-/*
- * A measured uplift's colour is its sign (green faster than the base, red
- * slower); whether it fell inside the plan's range is said in words beside
- * it: a -35 % inside a range that allowed it is still a slowdown.
- */
-static const char *
-sign_class(double uplift)
-{
-	return uplift > 0 ? "faster" : uplift < 0 ? "slower" : "even";
 }
 
 /* c's base in the page, or NULL */
@@ -624,7 +152,7 @@ spread_cell(struct ks_buf *b, const struct ks_cand *c)
 	}
 	ks_buf_printf(b, "<td class=\"num%s\" data-v=\"%.17g\">", ks_score_unconverged(c) ? " noisy" : "",
 	    worst >= 0 ? 100 * worst : 0);
-	esc(b, t);
+	ks_html_esc(b, t);
 	ks_buf_puts(b, "</td>");
 }
 
@@ -703,16 +231,16 @@ table(struct page *p)
 		ks_buf_printf(b, "<tr id=\"row-%s\" data-id=\"%s\" data-i=\"%zu\"><td><a href=\"#k-%s\">%s</a></td>", c->id,
 		    c->id, i, c->id, c->id);
 		ks_buf_puts(b, "<td class=\"plan\">");
-		esc(b, title ? title : c->gen == 0 ? "(seed)" : "-");
+		ks_html_esc(b, title ? title : c->gen == 0 ? "(seed)" : "-");
 		ks_buf_puts(b, "</td>");
 		ks_buf_printf(b, "<td class=\"num\" data-v=\"%ld\"><a href=\"#gen-%03ld\">%ld</a></td>", c->gen, c->gen,
 		    c->gen);
 		parent_cell(b, c->cand.base);
 		parent_cell(b, c->cand.reference);
 		ks_buf_printf(b, "<td data-v=\"");
-		esc(b, status_of(c));
+		ks_html_esc(b, ks_html_status_of(c));
 		ks_buf_puts(b, "\">");
-		status_badge(b, status_of(c));
+		ks_html_status_badge(b, ks_html_status_of(c));
 		ks_buf_puts(b, "</td>");
 		snprintf(t, sizeof t, "%.1f", c->score_us);
 		num_cell(b, c->score_us > 0, c->score_us, t);
@@ -734,7 +262,7 @@ table(struct page *p)
 			const cJSON *r, *hit = NULL, *results = c->score_us > 0 ? c->bench.results : NULL;
 
 			cJSON_ArrayForEach(r, results) {
-				char *name = shape_name(cJSON_GetObjectItemCaseSensitive(r, "shape"));
+				char *name = ks_html_shape_name(cJSON_GetObjectItemCaseSensitive(r, "shape"));
 
 				if (!hit && strcmp(name, p->shapes[j]) == 0)
 					hit = r;
@@ -762,13 +290,13 @@ table(struct page *p)
 			int where = ks_plan_against_range(plan, v), noise = within_noise(p, c);
 
 			ks_buf_printf(b, "<td class=\"num up-%s\" data-v=\"%.17g\">%+.1f %% <small>%s%s</small></td>",
-			    noise ? "even" : sign_class(v), v, v, noise ? "within noise; " : "", where_word(where));
+			    noise ? "even" : ks_html_sign_class(v), v, v, noise ? "within noise; " : "", ks_html_where_word(where));
 		} else if (cJSON_IsObject(plan) && c->status && c->score_us <= 0 && strcmp(c->status, "stale") != 0)
 			ks_buf_puts(b, "<td class=\"num up-failed\">failed</td>");
 		else
 			num_cell(b, 0, 0, NULL);
 		if (p->tokens) {
-			long tok = usage_tokens(c);
+			long tok = ks_html_usage_tokens(c);
 
 			snprintf(t, sizeof t, "%ld", tok);
 			num_cell(b, tok > 0, (double)tok, t);
@@ -801,7 +329,7 @@ tokens_row(struct ks_buf *b, const char *stage, const struct ks_usage *u, long m
 	long all = u->prompt_tokens + u->completion_tokens;
 
 	ks_buf_printf(b, "<tr%s><td>", total ? " class=\"total\"" : "");
-	esc(b, stage);
+	ks_html_esc(b, stage);
 	ks_buf_printf(b, "</td><td class=\"num\">%ld</td><td class=\"num\">%ld</td><td class=\"num\">%ld</td>"
 	    "<td class=\"num\">%ld</td><td class=\"num\">%ld</td><td class=\"num\">%ld</td><td class=\"barcell\">",
 	    u->calls, u->cached_calls, u->prompt_tokens, u->cached_prompt_tokens, u->completion_tokens,
@@ -844,252 +372,6 @@ tokens(struct page *p)
 	ks_buf_puts(&p->b, "</tbody></table>\n<p class=\"note\">Billed tokens: a reply from the cache was billed once, "
 	    "when first asked (llm-usage.jsonl).</p>\n");
 	return 0;
-}
-
-/* ---- what each generation and kernel holds: plans, sources, transcripts ---- */
-
-static int
-name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* each transcript of dir/llm (its .md files), by name, in a <details> of its own */
-static void
-transcripts(struct ks_buf *b, const char *dir)
-{
-	char *ldir = ks_easprintf("%s/llm", dir), **names = NULL;
-	size_t n = 0;
-	DIR *d = opendir(ldir);
-	struct dirent *e;
-
-	while (d && (e = readdir(d))) {
-		size_t len = strlen(e->d_name);
-
-		if (e->d_name[0] != '.' && len > 3 && strcmp(e->d_name + len - 3, ".md") == 0) {
-			names = ks_erealloc(names, (n + 1) * sizeof *names);
-			names[n++] = ks_estrdup(e->d_name);
-		}
-	}
-	if (d)
-		closedir(d);
-	qsort(names, n, sizeof *names, name_cmp);
-	for (size_t i = 0; i < n; i++) {
-		char *path = ks_easprintf("%s/%s", ldir, names[i]), *text;
-		size_t len;
-
-		if ((text = ks_file_read(path, &len))) {
-			ks_buf_puts(b, "<details class=\"transcript\"><summary>transcript llm/");
-			esc(b, names[i]);
-			ks_buf_printf(b, " <small>(%zu bytes)</small></summary>\n", len);
-			embed_file(b, path, text, len);
-			ks_buf_puts(b, "</details>\n");
-		}
-		free(text);
-		free(path);
-		free(names[i]);
-	}
-	free(names);
-	free(ldir);
-}
-
-/* whether hypotheses h keep plan i (its "chosen") */
-static int
-kept(const cJSON *h, int i)
-{
-	const cJSON *e;
-
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(h, "chosen"))
-		if (cJSON_IsNumber(e) && e->valuedouble == i)
-			return 1;
-	return 0;
-}
-
-/* a generation: why its base and reference, its plans with what each kept one measured, its transcripts */
-static void
-generation(struct page *p, long g)
-{
-	struct ks_buf *b = &p->b;
-	char *dir = ks_gen_dir(p->run->root, g), *path = ks_easprintf("%s/select.json", dir);
-	char *hpath = ks_easprintf("%s/hypotheses.json", dir), *htext = NULL;
-	size_t hlen;
-	struct ks_select_rec sel;
-	cJSON *h = NULL;
-	const cJSON *plan, *avenue;
-	int i = 0;
-
-	ks_buf_printf(b, "<section class=\"gen\" id=\"gen-%03ld\"><h3>Generation %ld</h3>\n", g, g);
-	if (ks_select_rec_load(path, KS_OPTIONAL | KS_QUIET, &sel) == 0) {
-		ks_buf_puts(b, "<p>Base ");
-		esc(b, sel.base);
-		ks_buf_puts(b, ", reference ");
-		esc(b, sel.reference);
-		if (sel.model) {
-			ks_buf_puts(b, ", chosen by ");
-			esc(b, sel.model);
-		}
-		if (sel.reason) {
-			ks_buf_puts(b, ": ");
-			esc(b, sel.reason);
-		}
-		if (sel.stop) {
-			ks_buf_puts(b, "</p>\n<p><b>");
-			esc(b, sel.stop);
-			ks_buf_puts(b, "</b>");
-		}
-		ks_buf_puts(b, "</p>\n");
-		ks_select_rec_free(&sel);
-	}
-	/* quietly: a bad hypotheses.json is said by the tools that use it, and its generation is shown without it */
-	if (ks_exists(hpath) && (htext = ks_file_read(hpath, &hlen)) && (h = ks_json_parse(htext, hlen, NULL)) &&
-	    cJSON_IsObject(h)) {
-		const char *why = ks_json_str(h, "exhausted", NULL), *model = ks_json_str(h, "model", NULL);
-		const cJSON *avenues = cJSON_GetObjectItemCaseSensitive(h, "avenues");
-
-		if (why) {
-			ks_buf_puts(b, "<p><b>");
-			esc(b, why);
-			ks_buf_puts(b, "</b></p>\n");
-		}
-		if (cJSON_GetArraySize(avenues) > 0) {
-			ks_buf_puts(b, "<details><summary>avenues</summary><ol>");
-			cJSON_ArrayForEach(avenue, avenues) {
-				ks_buf_puts(b, "<li>");
-				esc(b, cJSON_IsString(avenue) ? avenue->valuestring : "");
-				ks_buf_puts(b, "</li>");
-			}
-			ks_buf_puts(b, "</ol></details>\n");
-		}
-		ks_buf_puts(b, "<table class=\"plans\"><thead><tr><th>plan</th><th>expected uplift</th><th>kernel</th>"
-		    "<th>measured uplift</th></tr></thead><tbody>\n");
-		cJSON_ArrayForEach(plan, cJSON_GetObjectItemCaseSensitive(h, "plans")) {
-			const struct ks_cand *k = NULL;
-			double lo = 0, hi = 0, up;
-			long idx;
-
-			for (size_t j = 0; j < p->n && !k; j++)
-				if (p->c[j].gen == g && ks_json_int(p->c[j].cand.plan, "index", NULL, 0, 100, &idx) == 0 &&
-				    idx == i)
-					k = &p->c[j];
-			ks_json_num(plan, "uplift_min", NULL, &lo);
-			ks_json_num(plan, "uplift_max", NULL, &hi);
-			ks_buf_puts(b, "<tr><td><b>");
-			esc(b, ks_json_str(plan, "title", NULL));
-			ks_buf_puts(b, "</b><br><small>");
-			esc(b, ks_json_str(plan, "description", NULL));
-			ks_buf_printf(b, "</small></td><td class=\"num\">%+.0f..%+.0f %%</td>", lo, hi);
-			if (k) {
-				ks_buf_printf(b, "<td><a href=\"#k-%s\">%s</a> ", k->id, k->id);
-				esc(b, status_of(k));
-				ks_buf_puts(b, "</td>");
-			} else
-				ks_buf_puts(b, kept(h, i) ? "<td>kept, no kernel yet</td>" : "<td>not kept</td>");
-			if (k && ks_plan_uplift(p->c, p->n, k, &up))
-				ks_buf_printf(b, "<td class=\"num up-%s\">%+.1f %% <small>%s</small></td>",
-				    sign_class(up), up, where_word(ks_plan_against_range(plan, up)));
-			else
-				ks_buf_puts(b, "<td class=\"num\">-</td>");
-			ks_buf_puts(b, "</tr>\n");
-			i++;
-		}
-		ks_buf_puts(b, "</tbody></table>\n");
-		if (model) {
-			ks_buf_puts(b, "<p class=\"note\">Plans by ");
-			esc(b, model);
-			ks_buf_puts(b, ".</p>\n");
-		}
-	}
-	transcripts(b, dir);
-	ks_buf_puts(b, "</section>\n");
-	cJSON_Delete(h);
-	free(htext);
-	free(hpath);
-	free(path);
-	free(dir);
-}
-
-/* a kernel: where it comes from, its plan, its verdict, its source, its transcripts */
-static void
-kernel(struct page *p, const struct ks_cand *c)
-{
-	struct ks_buf *b = &p->b;
-	const char *title = ks_json_str(c->cand.plan, "title", NULL);
-	const char *desc = ks_json_str(c->cand.plan, "description", NULL);
-	char *src = ks_kernel_path_quiet(c->dir), *text = NULL;
-	size_t len;
-
-	ks_buf_printf(b, "<section class=\"kernel\" id=\"k-%s\"><h3><a href=\"#row-%s\">%s</a> ", c->id, c->id, c->id);
-	status_badge(b, status_of(c));
-	if (c->score_us > 0)
-		ks_buf_printf(b, " %.1f us", c->score_us);
-	ks_buf_printf(b, "</h3>\n<p>Generation <a href=\"#gen-%03ld\">%ld</a>", c->gen, c->gen);
-	if (c->cand.base) {
-		ks_buf_puts(b, ", base ");
-		id_link(b, c->cand.base);
-	}
-	if (c->cand.reference) {
-		ks_buf_puts(b, ", reference ");
-		id_link(b, c->cand.reference);
-	}
-	if (c->cand.model) {
-		ks_buf_puts(b, ", written by ");
-		esc(b, c->cand.model);
-	}
-	ks_buf_puts(b, ".</p>\n");
-	if (title) {
-		ks_buf_puts(b, "<p class=\"plan\"><b>");
-		esc(b, title);
-		ks_buf_puts(b, "</b>");
-		if (desc) {
-			ks_buf_puts(b, ": ");
-			esc(b, desc);
-		}
-		ks_buf_puts(b, "</p>\n");
-	}
-	if (c->cand.rejected) {
-		ks_buf_puts(b, "<p class=\"msg\">Rejected: ");
-		esc(b, c->cand.rejected);
-		ks_buf_puts(b, "</p>\n");
-	}
-	if (c->bench.message && c->score_us <= 0) {
-		ks_buf_puts(b, "<pre class=\"msg\">");
-		esc(b, c->bench.message);
-		ks_buf_puts(b, "</pre>\n");
-	}
-	/* what the compiler said of a kernel that did not build */
-	if (c->status && (strcmp(c->status, "build_failed") == 0 || strcmp(c->status, "rejected") == 0)) {
-		char *path = ks_easprintf("%s/build.json", c->dir);
-		struct ks_build_rec br;
-
-		if (ks_build_rec_load(path, KS_OPTIONAL | KS_QUIET, &br) == 0) {
-			const char *d = br.rejected ? br.rejected : br.diagnostics;
-
-			if (d && *d) {
-				ks_buf_puts(b, "<details class=\"diag\" open><summary>the build</summary>\n");
-				embed_file(b, path, d, strlen(d));
-				ks_buf_puts(b, "</details>\n");
-			}
-			ks_build_rec_free(&br);
-		}
-		free(path);
-	}
-	if (src && (text = ks_file_read(src, &len))) {
-		char name[64];
-		size_t lines = 0;
-
-		for (size_t i = 0; i < len; i++)
-			lines += text[i] == '\n';
-		ks_buf_puts(b, "<details class=\"source\"><summary>source ");
-		esc(b, ks_path_basename(src, name, sizeof name));
-		ks_buf_printf(b, " <small>(%zu lines)</small></summary>\n", lines);
-		embed_file(b, src, text, len);
-		ks_buf_puts(b, "</details>\n");
-	} else
-		ks_buf_puts(b, "<p class=\"note\">No kernel file.</p>\n");
-	transcripts(b, c->dir);
-	ks_buf_puts(b, "</section>\n");
-	free(text);
-	free(src);
 }
 
 /* ---- the page ---- */
@@ -1227,24 +509,24 @@ ks_report_html(const struct ks_run *run, const struct ks_cand *c, size_t n)
 	page_scan(&p);
 	ks_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-	escf(b, "%s: %s on %s", run->root, run->problem, run->target);
+	ks_html_escf(b, "%s: %s on %s", run->root, run->problem, run->target);
 	ks_buf_printf(b, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>", css);
-	escf(b, "%s: %s on %s, K=%ld", run->root, run->problem, run->target, run->k);
+	ks_html_escf(b, "%s: %s on %s, K=%ld", run->root, run->problem, run->target, run->k);
 	ks_buf_puts(b, "</h1>\n<p class=\"summary\">");
-	esc(b, summary);
+	ks_html_esc(b, summary);
 	written_at(when, sizeof when);
 	/* the page outlives the run's state: say when it was true, and what keeps it so */
 	ks_buf_printf(b, "</p>\n<p class=\"note\" id=\"made\">Generations 0 to %ld as they were at %s. The end of "
 	    "each generation writes this page again; <code>make report POP=", ngens ? gens[ngens - 1] : 0L, when);
-	esc(b, run->root);
+	ks_html_esc(b, run->root);
 	ks_buf_puts(b, "</code> writes it now.</p>\n<nav><a href=\"#progress\">score by generation</a><a href=\"#lineage-h\">lineage</a>"
 	    "<a href=\"#kernels-h\">kernels</a><a href=\"#tokens-h\">tokens</a><a href=\"#generations\">generations</a>"
 	    "<a href=\"#sources\">sources and transcripts</a></nav></header>\n");
 	ks_buf_printf(b, "<div class=\"figs\">\n<div class=\"fig\" style=\"width:%dpx\"><h2 id=\"progress\">Best score by "
 	    "generation</h2>\n", CW);
-	chart(&p);
+	ks_html_chart(&p);
 	ks_buf_puts(b, "</div>\n<div class=\"fig\"><h2 id=\"lineage-h\">Lineage</h2>\n<div id=\"lineage-box\">\n");
-	lineage(&p);
+	ks_html_lineage(&p);
 	ks_buf_puts(b, "</div></div>\n</div>\n<h2 id=\"kernels-h\">Kernels</h2>\n<p class=\"note\">Click a header to "
 	    "sort by it (again: the other way); an id opens the kernel's source and transcripts.</p>\n");
 	calibration(&p);
@@ -1258,10 +540,10 @@ ks_report_html(const struct ks_run *run, const struct ks_cand *c, size_t n)
 	ks_buf_puts(b, "<h2 id=\"generations\">Generations</h2>\n");
 	for (size_t i = 0; i < ngens; i++)
 		if (gens[i] > 0)
-			generation(&p, gens[i]);
+			ks_html_generation(&p, gens[i]);
 	ks_buf_puts(b, "<h2 id=\"sources\">Sources and transcripts</h2>\n");
 	for (size_t i = 0; i < n; i++)
-		kernel(&p, &c[i]);
+		ks_html_kernel(&p, &c[i]);
 	ks_buf_printf(b, "<p class=\"note\">Made by ks-report --html (kernel-scientist %s).</p>\n<script>\n%s"
 	    "</script>\n</body>\n</html>\n", KS_VERSION, js);
 out:
