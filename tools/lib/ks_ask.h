@@ -36,7 +36,10 @@ cJSON *ks_reply_json(const char *text, char **why);
 /* The code of a reply (reasoning stripped): the last fenced block that defines entry. */
 char *ks_reply_code(const char *text, const char *entry, char **why);
 
-/* ks_context.c: what the LLM stages show the model, and how they ask (KS_CONTEXT_CHARS: ks_settings.c) */
+/*
+ * ks_context.c, ks_findings.c, ks_task.c: what the LLM stages show the
+ * model (KS_CONTEXT_CHARS: ks_settings.c); ks_ask_model.c: how they ask
+ */
 /* the population (base and ref may be NULL: not chosen yet), within budget */
 char *ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p, const struct ks_cand *base,
     const struct ks_cand *ref, size_t budget);
@@ -55,7 +58,7 @@ char *ks_ctx_sol(const struct ks_cand *base, const struct ks_problem *p, const c
  * ks_calib.c: how the plans' predicted uplift ranges compare with what
  * their kernels measured against their base: ks_calibrate counts;
  * ks_calibration_json is hypotheses.json's "calibration"; and
- * ks_ctx_track_record (ks_context.c) says it for the hypothesize prompt.
+ * ks_ctx_track_record (ks_findings.c) says it for the hypothesize prompt.
  */
 struct ks_calibration {
 	long measured;		/* plans whose kernel and base both have a score */

@@ -1,25 +1,27 @@
 /*
- * ks_context.c - what the LLM stages show the model: the population,
- * the findings of earlier generations, the task, the target, the
- * knowledge notes; and ks_ask(), the one way a stage asks and checks.
+ * ks_context.c - what the LLM stages show the model of the population:
+ * its kernels, their times, profiles and lineage, the reference and the
+ * named kernels, the other plans.  What earlier generations found is
+ * ks_findings.c's; the task and the notes ks_task.c's; how a stage asks,
+ * ks_ask_model.c's; the target's facts ks_facts.c's.
  */
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ks_ask.h"
+#include "context.h"
 
-static const char *
-parent_of(const struct ks_cand *c, const char *key)
+const char *
+ks_ctx_parent_of(const struct ks_cand *c, const char *key)
 {
 	const char *id = strcmp(key, "base") == 0 ? c->cand.base : c->cand.reference;
 
 	return id ? id : "-";
 }
 
-static const char *
-plan_title(const struct ks_cand *c)
+const char *
+ks_ctx_plan_title(const struct ks_cand *c)
 {
 	const char *t = ks_json_str(c->cand.plan, "title", NULL);
 
@@ -117,8 +119,8 @@ add_score(struct ks_buf *b, const struct ks_cand *c)
 static void
 add_kernel_full(struct ks_buf *b, const struct ks_cand *c, const struct ks_problem *p)
 {
-	ks_buf_printf(b, "- %s (base %s, reference %s; plan: %s): status %s", c->id, parent_of(c, "base"),
-	    parent_of(c, "reference"), plan_title(c), c->status ? c->status : "not benched");
+	ks_buf_printf(b, "- %s (base %s, reference %s; plan: %s): status %s", c->id, ks_ctx_parent_of(c, "base"),
+	    ks_ctx_parent_of(c, "reference"), ks_ctx_plan_title(c), c->status ? c->status : "not benched");
 	if (c->score_us > 0) {
 		ks_buf_puts(b, ", ");
 		add_score(b, c);
@@ -341,7 +343,7 @@ done:
 static void
 add_kernel_line(struct ks_buf *b, const struct ks_cand *c)
 {
-	ks_buf_printf(b, "- %s (plan: %s): %s", c->id, plan_title(c), c->status ? c->status : "not benched");
+	ks_buf_printf(b, "- %s (plan: %s): %s", c->id, ks_ctx_plan_title(c), c->status ? c->status : "not benched");
 	if (c->score_us > 0)
 		ks_buf_printf(b, ", %.2f us", c->score_us);
 	add_overall_share(b, c);
@@ -349,8 +351,8 @@ add_kernel_line(struct ks_buf *b, const struct ks_cand *c)
 }
 
 /* The index in c of the kernel with this id, or -1. */
-static long
-find_id(const struct ks_cand *c, size_t n, const char *id)
+long
+ks_ctx_find_id(const struct ks_cand *c, size_t n, const char *id)
 {
 	long gen, slot;
 
@@ -375,8 +377,8 @@ by_score(const void *x, const void *y, void *arg)
  * Appends piece to b when b stays within limit; returns 0, or -1 (b as
  * it was) when it would not.
  */
-static int
-add_within(struct ks_buf *b, const struct ks_buf *piece, size_t limit)
+int
+ks_ctx_add_within(struct ks_buf *b, const struct ks_buf *piece, size_t limit)
 {
 	if (b->len + piece->len > limit)
 		return -1;
@@ -400,7 +402,7 @@ add_best(struct ks_buf *b, const struct ks_cand *c, size_t n, const struct ks_pr
 		struct ks_buf e = { 0 };
 
 		add_kernel_full(&e, &c[ok[i]], p);
-		if (add_within(b, &e, limit) < 0) {
+		if (ks_ctx_add_within(b, &e, limit) < 0) {
 			ks_buf_free(&e);
 			break;
 		}
@@ -415,16 +417,16 @@ static void
 add_lineage(struct ks_buf *b, const struct ks_cand *c, size_t n, const struct ks_cand *who, const char *role,
     char *shown, size_t limit)
 {
-	long i = find_id(c, n, who->id), steps = 0;
+	long i = ks_ctx_find_id(c, n, who->id), steps = 0;
 
 	ks_buf_printf(b, "### The lineage of the %s %s: its base, that kernel's base, back to the seed\n", role,
 	    who->id);
 	while (i >= 0 && steps++ <= (long)n) {
 		struct ks_buf e = { 0 };
-		long up = find_id(c, n, c[i].cand.base);
+		long up = ks_ctx_find_id(c, n, c[i].cand.base);
 
 		/* a kernel shown above: its id; one of an earlier lineage: the rest is the same */
-		if (shown[i] == 2 && i != find_id(c, n, who->id)) {
+		if (shown[i] == 2 && i != ks_ctx_find_id(c, n, who->id)) {
 			ks_buf_printf(b, "- %s, and from there on as above\n", c[i].id);
 			ks_buf_free(&e);
 			return;
@@ -433,10 +435,10 @@ add_lineage(struct ks_buf *b, const struct ks_cand *c, size_t n, const struct ks
 			ks_buf_printf(&e, "- %s (above)\n", c[i].id);
 		else
 			add_kernel_line(&e, &c[i]);
-		if (add_within(b, &e, limit) < 0) {
+		if (ks_ctx_add_within(b, &e, limit) < 0) {
 			long left = 0;
 
-			for (; i >= 0 && left <= (long)n; i = find_id(c, n, c[i].cand.base))
+			for (; i >= 0 && left <= (long)n; i = ks_ctx_find_id(c, n, c[i].cand.base))
 				left++;
 			ks_buf_printf(b, "- ... and %ld earlier ancestors, back to the seed\n", left);
 			ks_buf_free(&e);
@@ -497,7 +499,7 @@ add_generations(struct ks_buf *b, const struct ks_cand *c, size_t n, size_t limi
 
 		add_generations_line(&e, c, n, g, g);
 		/* room is kept for the line that sums up the rest */
-		if (g > 0 && add_within(b, &e, limit > 200 ? limit - 200 : 0) < 0) {
+		if (g > 0 && ks_ctx_add_within(b, &e, limit > 200 ? limit - 200 : 0) < 0) {
 			add_generations_line(b, c, n, 0, g);
 			ks_buf_free(&e);
 			return;
@@ -590,206 +592,6 @@ ks_ctx_population(const struct ks_cand *c, size_t n, const struct ks_problem *p,
 		add_lineage(&b, c, n, ref, "reference", shown, b.len + budget * 10 / 100);
 	add_generations(&b, c, n, budget);
 	free(shown);
-	return b.s;
-}
-
-/* The plan's kind as the model named it; the offline proposer's are "tuning"; else "other". */
-static const char *
-plan_kind(const cJSON *plan)
-{
-	const char *k = ks_json_str(plan, "kind", NULL);
-
-	if (k && *k)
-		return k;
-	return cJSON_GetObjectItemCaseSensitive(plan, "changes") ? "tuning" : "other";
-}
-
-char *
-ks_ctx_track_record(const struct ks_calibration *calp)
-{
-	const struct ks_calibration cal = *calp;
-
-	if (cal.measured == 0 && cal.failed == 0)
-		return ks_estrdup("No plan has been measured yet.");
-	return ks_easprintf("Of the %ld plans measured so far, %ld (%.0f %%) measured inside the uplift range they "
-	    "predicted, %ld below it and %ld above it; %ld more failed (wrong, crashed, did not build or were "
-	    "rejected). On average (a geometric mean, so that one large speed-up does not drown the rest) a measured "
-	    "plan's kernel ran %.2f times as fast as the middle of its range promised (an uplift of +100 %% is 2x "
-	    "the base's speed; over 1: faster than promised, under 1: slower). The plans are kept by these numbers: predict the range you expect to hit, not the one that gets a plan kept.",
-	    cal.measured, cal.inside, cal.measured ? 100.0 * (double)cal.inside / (double)cal.measured : 0,
-	    cal.below, cal.above, cal.failed, cal.speed_ratio);
-}
-
-/* One finding in full: the plan, what it expected, what it measured (and against the range) or why it failed. */
-static void
-add_finding(struct ks_buf *b, const struct ks_cand *c, size_t n, const struct ks_cand *k)
-{
-	static const char *const where[] = { "below the range", "inside the range", "above the range" };
-	long bi = find_id(c, n, k->cand.base);
-	double lo = 0, hi = 0, pct, r, rlo, rhi;
-
-	ks_json_num(k->cand.plan, "uplift_min", NULL, &lo);
-	ks_json_num(k->cand.plan, "uplift_max", NULL, &hi);
-	ks_buf_printf(b, "- generation %ld, %s from %s: \"%s\" (expected %+.0f%% to %+.0f%%): ", k->gen, k->id,
-	    parent_of(k, "base"), plan_title(k), lo, hi);
-	if (ks_plan_uplift(c, n, k, &pct) && ks_versus(k, &c[bi], &r, &rlo, &rhi))
-		ks_buf_printf(b, "measured %+.1f%% timed side by side with its base (95%% interval %+.1f%% to %+.1f%%), "
-		    "%s (%.2f us, its base %.2f us benched alone)\n", pct, (1 / rhi - 1) * 100, (1 / rlo - 1) * 100,
-		    ks_faster(k, &c[bi]) || ks_faster(&c[bi], k) ? where[ks_plan_against_range(k->cand.plan, pct) + 1] :
-		    "within noise", k->score_us, c[bi].score_us);
-	else if (ks_plan_uplift(c, n, k, &pct))
-		ks_buf_printf(b, "measured %+.1f%%, %s (%.2f us against %.2f us, benched apart)\n", pct,
-		    ks_faster(k, &c[bi]) || ks_faster(&c[bi], k) ? where[ks_plan_against_range(k->cand.plan, pct) + 1] :
-		    "within noise", k->score_us, c[bi].score_us);
-	else if (k->bench.message)
-		ks_buf_printf(b, "%s: %.200s\n", k->status ? k->status : "not benched", k->bench.message);
-	else
-		ks_buf_printf(b, "%s\n", k->status ? k->status : "not benched");
-}
-
-/* the kernels of plans of one kind: newest first */
-static size_t
-kind_members(const struct ks_cand *c, size_t n, const char *kind, size_t *out)
-{
-	size_t m = 0;
-
-	for (size_t i = n; i-- > 0;)
-		if (cJSON_IsObject(c[i].cand.plan) && strcmp(plan_kind(c[i].cand.plan), kind) == 0)
-			out[m++] = i;
-	return m;
-}
-
-/* members by measured uplift, largest first; those without one last (as_uplift[i] is member i's) */
-static int
-by_uplift(const void *x, const void *y, void *arg)
-{
-	const double *up = arg;
-	double a = up[*(const size_t *)x], b = up[*(const size_t *)y];
-
-	return (a < b) - (a > b);
-}
-
-/*
- * A kind of plan: a line of counts, then in full, as the share allows,
- * the most recent, the largest wins and the most recent failures that
- * say why.
- */
-static void
-add_kind(struct ks_buf *b, const struct ks_cand *c, size_t n, const char *kind, size_t *m, size_t nm,
-    size_t limit)
-{
-	/* at most 3 newest, 3 wins, every failure and every member */
-	size_t faster = 0, slower = 0, failed = 0, *order = ks_ecalloc(2 * nm + 7, sizeof(*order)), no = 0;
-	size_t *wins = ks_ecalloc(nm + 1, sizeof(*wins));
-	double *up = ks_ecalloc(nm + 1, sizeof(*up)), pct, best_pct = 0;
-	char *done = ks_ecalloc(n ? n : 1, 1);
-	const struct ks_cand *best = NULL;
-
-	for (size_t i = 0; i < nm; i++) {
-		const struct ks_cand *k = &c[m[i]];
-
-		up[i] = -1e300;
-		wins[i] = i;
-		if (ks_plan_uplift(c, n, k, &pct)) {
-			up[i] = pct;
-			pct > 0 ? faster++ : slower++;
-			if (!best || pct > best_pct)
-				best = k, best_pct = pct;
-		} else if (k->status && strcmp(k->status, "ok") != 0) {
-			failed++;
-		}
-	}
-	ks_buf_printf(b, "### %s: %zu plans, %zu faster than their base", kind, nm, faster);
-	if (best && best_pct > 0)
-		ks_buf_printf(b, " (best %+.1f%%, %s)", best_pct, best->id);
-	ks_buf_printf(b, ", %zu slower, %zu failed\n", slower, failed);
-	/* the order of showing: 3 newest, then the largest wins, then failures with a reason, then the rest */
-	for (size_t i = 0; i < nm && i < 3; i++)
-		order[no++] = m[i];
-	qsort_r(wins, nm, sizeof(*wins), by_uplift, up);
-	for (size_t i = 0; i < nm && i < 3; i++)
-		order[no++] = m[wins[i]];
-	/* failures that say why, each reason once: the same reason again teaches nothing */
-	for (size_t i = 0; i < nm; i++) {
-		const char *why = c[m[i]].bench.message;
-		size_t j;
-
-		if (!why || c[m[i]].score_us > 0)
-			continue;
-		for (j = 0; j < i && !(c[m[j]].bench.message && c[m[j]].score_us <= 0 &&
-		    strncmp(c[m[j]].bench.message, why, 40) == 0); j++)
-			;
-		if (j == i)
-			order[no++] = m[i];
-	}
-	for (size_t i = 0; i < nm; i++)
-		order[no++] = m[i];
-	for (size_t i = 0; i < no; i++) {
-		struct ks_buf e = { 0 };
-
-		if (done[order[i]])
-			continue;
-		add_finding(&e, c, n, &c[order[i]]);
-		if (add_within(b, &e, limit) < 0) {
-			ks_buf_free(&e);
-			break;
-		}
-		done[order[i]] = 1;
-		ks_buf_free(&e);
-	}
-	free(wins);
-	free(up);
-	free(order);
-	free(done);
-}
-
-/*
- * Every plan with what it measured, while that fits the budget.  Beyond
- * it, grouped by the plan's kind: a line of counts for each kind, then as
- * many plans in full as its share allows.
- */
-char *
-ks_ctx_findings(const struct ks_cand *c, size_t n, size_t budget)
-{
-	struct ks_buf b = { 0 };
-	size_t *m, nkinds = 0, nplans = 0;
-	const char **kinds;
-
-	ks_buf_add(&b, "", 0);
-	for (size_t i = 0; i < n; i++)
-		if (cJSON_IsObject(c[i].cand.plan)) {
-			add_finding(&b, c, n, &c[i]);
-			nplans++;
-		}
-	if (b.len == 0)
-		ks_buf_puts(&b, "(none yet: this is the first generation)\n");
-	if (b.len <= budget)
-		return b.s;
-	b.len = 0;
-	b.s[0] = '\0';
-	m = ks_ecalloc(n, sizeof(*m));
-	kinds = ks_ecalloc(n, sizeof(*kinds));
-	for (size_t i = 0; i < n; i++) {
-		const char *k;
-		size_t j;
-
-		if (!cJSON_IsObject(c[i].cand.plan))
-			continue;
-		k = plan_kind(c[i].cand.plan);
-		for (j = 0; j < nkinds && strcmp(kinds[j], k) != 0; j++)
-			;
-		if (j == nkinds)
-			kinds[nkinds++] = k;
-	}
-	ks_buf_printf(&b, "(%zu plans: more than KS_CONTEXT_CHARS=%zu characters in full, so by kind: the newest, "
-	    "the largest wins and failures that say why)\n", nplans, budget);
-	for (size_t j = 0; j < nkinds; j++) {
-		size_t nm = kind_members(c, n, kinds[j], m);
-
-		add_kind(&b, c, n, kinds[j], m, nm, b.len + (budget - b.len) / (nkinds - j));
-	}
-	free(m);
-	free(kinds);
 	return b.s;
 }
 
@@ -974,294 +776,4 @@ ks_ctx_build_warnings(const struct ks_cand *base)
 	free(path);
 	free(kernel);
 	return b.s;
-}
-
-/* The .md notes of dir and of dir/<target>, the target's after the others. */
-static char *
-notes_for(const char *dir, const char *target)
-{
-	char *sub = ks_easprintf("%s/%s", dir, target), *all = ks_prompt_knowledge(dir);
-	char *own = ks_prompt_knowledge(sub), *out = ks_easprintf("%s%s%s", all, *all && *own ? "\n" : "", own);
-
-	free(sub);
-	free(all);
-	free(own);
-	return out;
-}
-
-char *
-ks_ctx_knowledge(const struct ks_problem *p, const char *target)
-{
-	char *dir = ks_data_dir("prompts", "KS_PROMPTS_DIR"), *kdir = ks_easprintf("%s/knowledge", dir);
-	char *pdir = ks_easprintf("%s/knowledge", p->dir);
-	char *general = notes_for(kdir, target), *specific = notes_for(pdir, target);
-	char *out = ks_easprintf("%s%s%s", general, *general && *specific ? "\n" : "", specific);
-
-	if (!*out) {
-		free(out);
-		out = ks_estrdup("(no notes)\n");
-	}
-	free(general);
-	free(specific);
-	free(dir);
-	free(kdir);
-	free(pdir);
-	return out;
-}
-
-char *
-ks_ctx_file(const struct ks_problem *p, const char *key)
-{
-	char *path = ks_problem_file(p, key), *text;
-
-	if (!path)
-		return NULL;
-	text = ks_file_read(path, NULL);
-	free(path);
-	return text;
-}
-
-/*
- * Whether a "## " heading ends with "(target T)" or "(targets T1, T2)":
- * -1 when it names no target, else whether target is one of them; *end
- * is where the suffix starts.
- */
-static int
-heading_for(const char *line, size_t len, const char *target, size_t *end)
-{
-	const char *open = NULL, *names;
-	size_t tl = strlen(target);
-
-	if (len < 4 || strncmp(line, "## ", 3) != 0 || line[len - 1] != ')')
-		return -1;
-	for (const char *q = line; q < line + len; q++)
-		if (*q == '(')
-			open = q;
-	if (!open || (strncmp(open, "(target ", 8) != 0 && strncmp(open, "(targets ", 9) != 0))
-		return -1;
-	*end = (size_t)(open - line);
-	while (*end > 0 && line[*end - 1] == ' ')
-		(*end)--;
-	names = open + (open[7] == 's' ? 9 : 8);
-	for (const char *q = names; q < line + len - 1;) {
-		size_t w = strcspn(q, ", )");
-
-		if (w == tl && strncmp(q, target, tl) == 0)
-			return 1;
-		q += w;
-		q += strspn(q, ", ");
-	}
-	return 0;
-}
-
-/*
- * The task file for one target: a "## " section whose heading ends with
- * "(target T)" or "(targets T1, T2)" is kept, without that suffix, only
- * for those targets; every other section is for all.
- */
-char *
-ks_ctx_task(const struct ks_problem *p, const char *target)
-{
-	char *text = ks_ctx_file(p, "task");
-	struct ks_buf b = { 0 };
-	int keep = 1;
-	size_t end;
-
-	if (!text)
-		return NULL;
-	ks_buf_add(&b, "", 0);
-	for (const char *line = text; *line;) {
-		size_t len = strcspn(line, "\n");
-		int which = heading_for(line, len, target, &end);
-
-		if (strncmp(line, "## ", 3) == 0 || strncmp(line, "# ", 2) == 0)
-			keep = which != 0;
-		if (which == 1)
-			ks_buf_printf(&b, "%.*s\n", (int)end, line);
-		else if (keep)
-			ks_buf_printf(&b, "%.*s\n", (int)len, line);
-		line += len + (line[len] == '\n');
-	}
-	free(text);
-	return b.s;
-}
-
-/*
- * The task's opening, for a stage that chooses among kernels and writes
- * none (select): what is computed, without the layouts, entry point,
- * build and scoring rules, which the stages that write plans and code
- * get whole.  task is ks_ctx_task's text; the result is allocated.
- */
-char *
-ks_ctx_task_summary(const char *task)
-{
-	const char *end = task;
-
-	/* up to the first "## " section: the title and what the problem computes */
-	while ((end = strstr(end, "## ")) && end != task && end[-1] != '\n')
-		end += 3;
-	if (!end)
-		return ks_estrdup(task);
-	while (end > task && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	return ks_easprintf("%.*s\n\n(The rest of the task, its data layouts, entry point, build and scoring rules, "
-	    "goes to the stages that write plans and code.)\n", (int)(end - task), task);
-}
-
-/*
- * The re-ask after an unusable reply.  The model sees its reply and what
- * was wrong with it, as [prompt, reply, note]; but never an empty
- * assistant turn (Anthropic and Gemini refuse one with a 400) nor a reply
- * cut off at the token limit: then the prompt is asked again as one turn
- * with the note, and after a cut-off with twice the reply limit, once.
- */
-static int
-reask_turns(const char *prompt, const struct ks_llm_reply *r, const char *why, const char **turns, char **note)
-{
-	int empty = strspn(r->text, " \t\r\n") == strlen(r->text);
-
-	if (r->truncated) {
-		*note = ks_easprintf("%s\n\nYour previous reply to this was cut off at the token limit, so it could "
-		    "not be used. Reply again, complete and shorter: the code or JSON asked for, with no long "
-		    "explanation.", prompt);
-	} else if (empty) {
-		*note = ks_easprintf("%s\n\nYour previous reply to this was empty. Reply in the format asked for.",
-		    prompt);
-	} else {
-		*note = ks_easprintf("That reply could not be used: %s. Reply again, complete, in the format asked for.",
-		    why);
-		turns[1] = r->text;
-		turns[2] = *note;
-		return 3;
-	}
-	turns[0] = *note;
-	return 1;
-}
-
-/*
- * Asks, checks the reply, asks once more with the reason.  Returns 0 with
- * a reply check() took, 1 when both replies were unusable or the second
- * request failed at the API (*why says why: the stage goes on without the
- * model), -1 when the first request failed or the token budget is spent.
- */
-/*
- * prompts/system.md, its {{role}} the target's kind of machine: a CPU
- * prompt never calls the model a GPU kernel scientist.
- */
-static char *
-system_prompt(const char *target)
-{
-	const struct ks_target *t = ks_target_find(target);
-	const char *keys[] = { "role" }, *vals[1];
-
-	if (!t)
-		return NULL;
-	vals[0] = ks_target_external(t) ? "a kernel scientist" : strcmp(t->device, "cpu") == 0 ?
-	    "a CPU kernel scientist" : "a GPU kernel scientist";
-	return ks_prompt_render("system", keys, vals, 1);
-}
-
-int
-ks_ask(struct ks_llm *llm, const char *target, const char *prompt, const char *dir, const char *name,
-    ks_check_fn check, void *ctx, char **why)
-{
-	char *system = system_prompt(target), *note = NULL;
-	const char *turns[3] = { prompt, NULL, NULL };
-	struct ks_llm_reply first = { 0 };
-	long limit = llm->max_tokens;
-	int rc = -1, n = 1;
-
-	*why = NULL;
-	if (!system)
-		return -1;
-	for (int attempt = 1; attempt <= 2; attempt++) {
-		struct ks_llm_reply r;
-		char *tname = ks_easprintf("%s-%d", name, attempt);
-		double t0 = ks_monotonic();
-		int got;
-
-		ks_progress("%s: %s asks %s (try %d)", dir, name, llm->model, attempt);
-		got = ks_llm_chat(llm, system, turns, n, dir, tname, &r);
-		if (got >= 0 && r.cached)
-			ks_progress("%s: %s answered from the cache", dir, name);
-		else if (got >= 0)
-			ks_progress("%s: %s answered in %.1f s: %ld prompt and %ld completion tokens (this stage: %ld)", dir,
-			    llm->model, ks_monotonic() - t0, r.prompt_tokens, r.completion_tokens,
-			    llm->prompt_tokens + llm->completion_tokens);
-		ks_progress_end();
-		free(tname);
-		if (got < 0 && attempt == 2 && llm->last_error) {
-			free(*why);
-			*why = ks_easprintf("the second request failed: %s", llm->last_error);
-			break;
-		}
-		if (got < 0)
-			goto out;
-		free(*why);
-		*why = NULL;
-		/* a refusal or a block by the provider: named, and not asked again */
-		if (r.stopped) {
-			*why = ks_estrdup(r.stopped);
-			ks_llm_reply_free(&r);
-			break;
-		}
-		if (r.truncated && llm->max_tokens != limit)
-			*why = ks_easprintf("the reply was cut off at the token limit (%ld tokens, twice "
-			    "KS_LLM_MAX_TOKENS=%ld)", llm->max_tokens, limit);
-		else if (r.truncated)
-			*why = ks_easprintf("the reply was cut off at the token limit (KS_LLM_MAX_TOKENS=%ld)", limit);
-		else if (check(r.text, ctx, why) == 0) {
-			ks_llm_reply_free(&r);
-			rc = 0;
-			goto out;
-		}
-		if (attempt == 1) {
-			first = r;
-			n = reask_turns(prompt, &first, *why, turns, &note);
-			if (first.truncated)
-				llm->max_tokens = 2 * limit;
-			continue;
-		}
-		ks_llm_reply_free(&r);
-	}
-	rc = 1;
-out:
-	llm->max_tokens = limit;
-	ks_llm_reply_free(&first);
-	free(note);
-	free(system);
-	return rc;
-}
-
-int
-ks_check_code(const char *text, void *arg, char **why)
-{
-	struct ks_code_check *cc = arg;
-
-	cc->form = "file";
-	cc->edits = 0;
-	if (cc->base && ks_edit_count(text) > 0) {
-		cc->form = "edits";
-		if (!(cc->code = ks_edit_apply(cc->base, text, &cc->edits, why)))
-			return -1;
-		if (!ks_code_defines(cc->code, cc->entry)) {
-			*why = ks_easprintf("the kernel after the edits does not define the entry point %s", cc->entry);
-			free(cc->code);
-			cc->code = NULL;
-			return -1;
-		}
-	} else if (!(cc->code = ks_reply_code(text, cc->entry, why))) {
-		return -1;
-	}
-	/* what ks-build would refuse goes back to the model now, with the reason */
-	if ((*why = ks_static_check(cc->code, cc->forbidden))) {
-		char *w = ks_easprintf("the kernel %s", *why);
-
-		free(*why);
-		*why = w;
-		free(cc->code);
-		cc->code = NULL;
-		return -1;
-	}
-	return 0;
 }
