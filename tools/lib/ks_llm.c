@@ -9,7 +9,9 @@
  * retrying, keeps a transcript next to what the call produced and adds
  * its tokens to the run's ledger, POP/llm-usage.jsonl.  The API key is
  * sent in a header and written nowhere.  The client is configured from
- * the environment by ks_llm_open.c.
+ * the environment by ks_llm_open.c; each API's request and reply shapes
+ * are ks_llm_provider.c's, the ledger, transcripts and cache
+ * ks_llm_record.c's (llm.h).
  */
 #include <sys/file.h>
 
@@ -22,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ks_llm.h"
+#include "llm.h"
 
 void
 ks_llm_reply_free(struct ks_llm_reply *r)
@@ -31,142 +33,6 @@ ks_llm_reply_free(struct ks_llm_reply *r)
 	free(r->finish);
 	free(r->stopped);
 	memset(r, 0, sizeof *r);
-}
-
-/* The request body of each API; turns alternate user, assistant, user, ... */
-static cJSON *
-request_body(const struct ks_llm *llm, const char *system, const char *const *turns, int n)
-{
-	cJSON *b = cJSON_CreateObject(), *msgs, *m;
-
-	if (strcmp(llm->provider, "gemini") == 0) {
-		cJSON *cfg;
-
-		if (system) {
-			m = cJSON_AddObjectToObject(b, "systemInstruction");
-			cJSON_AddItemToObject(m, "parts", cJSON_CreateArray());
-			cJSON *part = cJSON_CreateObject();
-			cJSON_AddStringToObject(part, "text", system);
-			cJSON_AddItemToArray(cJSON_GetObjectItem(m, "parts"), part);
-		}
-		msgs = cJSON_AddArrayToObject(b, "contents");
-		for (int i = 0; i < n; i++) {
-			cJSON *parts, *part = cJSON_CreateObject();
-
-			m = cJSON_CreateObject();
-			cJSON_AddStringToObject(m, "role", i % 2 ? "model" : "user");
-			parts = cJSON_AddArrayToObject(m, "parts");
-			cJSON_AddStringToObject(part, "text", turns[i]);
-			cJSON_AddItemToArray(parts, part);
-			cJSON_AddItemToArray(msgs, m);
-		}
-		cfg = cJSON_AddObjectToObject(b, "generationConfig");
-		if (llm->temperature >= 0)
-			cJSON_AddNumberToObject(cfg, "temperature", llm->temperature);
-		cJSON_AddNumberToObject(cfg, "maxOutputTokens", (double)llm->max_tokens);
-		return b;
-	}
-	cJSON_AddStringToObject(b, "model", llm->model);
-	if (strcmp(llm->provider, "anthropic") == 0) {
-		cJSON_AddNumberToObject(b, "max_tokens", (double)llm->max_tokens);
-		if (system)
-			cJSON_AddStringToObject(b, "system", system);
-	}
-	msgs = cJSON_AddArrayToObject(b, "messages");
-	if (system && strcmp(llm->provider, "openai") == 0) {
-		m = cJSON_CreateObject();
-		cJSON_AddStringToObject(m, "role", "system");
-		cJSON_AddStringToObject(m, "content", system);
-		cJSON_AddItemToArray(msgs, m);
-	}
-	for (int i = 0; i < n; i++) {
-		m = cJSON_CreateObject();
-		cJSON_AddStringToObject(m, "role", i % 2 ? "assistant" : "user");
-		cJSON_AddStringToObject(m, "content", turns[i]);
-		cJSON_AddItemToArray(msgs, m);
-	}
-	if (llm->temperature >= 0)
-		cJSON_AddNumberToObject(b, "temperature", llm->temperature);
-	/* OpenAI's reasoning models want max_completion_tokens; most servers max_tokens. */
-	if (strcmp(llm->provider, "openai") == 0)
-		cJSON_AddNumberToObject(b, llm->tokens_param, (double)llm->max_tokens);
-	return b;
-}
-
-/* The request: the API's body, the extra body merged in, the refused parameters left out. */
-static cJSON *
-request(const struct ks_llm *llm, const char *system, const char *const *turns, int n)
-{
-	cJSON *b = request_body(llm, system, turns, n);
-
-	if (llm->extra_body)
-		ks_json_merge(b, llm->extra_body);
-	for (int i = 0; i < llm->ndropped; i++)
-		cJSON_DeleteItemFromObjectCaseSensitive(b, llm->dropped[i]);
-	return b;
-}
-
-static char *endpoint(const struct ks_llm *llm);
-
-/* The URL a streamed request goes to: Gemini streams from another method. */
-static char *
-stream_endpoint(const struct ks_llm *llm)
-{
-	if (strcmp(llm->provider, "gemini") == 0)
-		return ks_easprintf("%s/models/%s:streamGenerateContent?alt=sse", llm->url, llm->model);
-	return endpoint(llm);
-}
-
-/* The body as sent: streamed, with the usage in the stream (OpenAI's include_usage). */
-static cJSON *
-sent_body(const struct ks_llm *llm, const cJSON *body)
-{
-	cJSON *b = cJSON_Duplicate(body, 1);
-
-	if (!llm->stream || strcmp(llm->provider, "gemini") == 0)
-		return b;
-	cJSON_DeleteItemFromObjectCaseSensitive(b, "stream");
-	cJSON_AddBoolToObject(b, "stream", 1);
-	if (strcmp(llm->provider, "openai") == 0 && !cJSON_GetObjectItemCaseSensitive(b, "stream_options"))
-		cJSON_AddBoolToObject(cJSON_AddObjectToObject(b, "stream_options"), "include_usage", 1);
-	return b;
-}
-
-static char *
-endpoint(const struct ks_llm *llm)
-{
-	if (strcmp(llm->provider, "anthropic") == 0)
-		return ks_easprintf("%s/messages", llm->url);
-	if (strcmp(llm->provider, "gemini") == 0)
-		return ks_easprintf("%s/models/%s:generateContent", llm->url, llm->model);
-	return ks_easprintf("%s/chat/completions", llm->url);
-}
-
-static struct curl_slist *
-headers(const struct ks_llm *llm)
-{
-	struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
-	char *line = NULL;
-
-	if (strcmp(llm->provider, "anthropic") == 0) {
-		const char *v = getenv("KS_ANTHROPIC_VERSION");
-		char *ver = ks_easprintf("anthropic-version: %s", v && *v ? v : "2023-06-01");
-		h = curl_slist_append(h, ver);
-		free(ver);
-		if (llm->key)
-			line = ks_easprintf("x-api-key: %s", llm->key);
-	} else if (strcmp(llm->provider, "gemini") == 0) {
-		if (llm->key)
-			line = ks_easprintf("x-goog-api-key: %s", llm->key);
-	} else if (llm->key) {
-		line = ks_easprintf("Authorization: Bearer %s", llm->key);
-	}
-	if (line) {
-		h = curl_slist_append(h, line);
-		memset(line, 0, strlen(line));
-		free(line);
-	}
-	return h;
 }
 
 /* What one HTTP exchange gave. */
@@ -183,7 +49,6 @@ struct http {
 	int idle;               /* ended for it */
 	char err[CURL_ERROR_SIZE];
 };
-
 
 static size_t
 on_body(char *p, size_t size, size_t n, void *arg)
@@ -268,7 +133,7 @@ on_header(char *p, size_t size, size_t n, void *arg)
 static void
 http_post(const struct ks_llm *llm, const char *url, const char *body, struct http *h)
 {
-	struct curl_slist *hdr = headers(llm), *resolve = NULL;
+	struct curl_slist *hdr = ks_llm_headers(llm), *resolve = NULL;
 	CURL *c = curl_easy_init();
 	const char *r = getenv("KS_LLM_RESOLVE");
 
@@ -362,158 +227,6 @@ format_span(char *buf, size_t n, double s)
 		snprintf(buf, n, "%.1f s", s);
 	else
 		snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
-}
-
-/* The message of an error body: OpenAI, Anthropic, Gemini and vLLM shapes. */
-static char *
-error_message(const char *body)
-{
-	cJSON *j = ks_json_parse(body, strlen(body), NULL), *e;
-	const char *m = NULL;
-	char *out;
-
-	if (j) {
-		e = cJSON_GetObjectItemCaseSensitive(j, "error");
-		if (cJSON_IsString(e))
-			m = e->valuestring;
-		else if (!(m = ks_json_str(e, "message", NULL)) && !(m = ks_json_str(j, "message", NULL)))
-			m = ks_json_str(j, "detail", NULL);
-	}
-	if (m)
-		out = ks_estrdup(m);
-	else
-		out = ks_easprintf("%.200s", body);
-	for (char *p = out; *p; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	cJSON_Delete(j);
-	return out;
-}
-
-/* Gemini's finish reasons that mean the provider stopped the reply, not the model. */
-static const char *const gemini_stops[] = { "SAFETY", "RECITATION", "LANGUAGE", "BLOCKLIST", "PROHIBITED_CONTENT",
-	"SPII", "IMAGE_SAFETY", "MALFORMED_FUNCTION_CALL", "OTHER", NULL };
-
-static int
-listed_in(const char *s, const char *const *list)
-{
-	for (; s && *list; list++)
-		if (strcmp(s, *list) == 0)
-			return 1;
-	return 0;
-}
-
-static void
-anthropic_reply(const cJSON *j, struct ks_buf *text, struct ks_llm_reply *r, double *in, double *out, double *cached)
-{
-	const cJSON *part, *u = cJSON_GetObjectItemCaseSensitive(j, "usage");
-	double creation = 0;
-
-	/* text blocks only: thinking and redacted_thinking blocks are the model's reasoning */
-	cJSON_ArrayForEach(part, ks_json_arr(j, "content", NULL)) {
-		const char *type = ks_json_str(part, "type", NULL), *t = ks_json_str(part, "text", NULL);
-		if (t && (!type || strcmp(type, "text") == 0))
-			ks_buf_puts(text, t);
-	}
-	r->finish = ks_json_str(j, "stop_reason", NULL) ? ks_estrdup(ks_json_str(j, "stop_reason", NULL)) : NULL;
-	r->truncated = r->finish && strcmp(r->finish, "max_tokens") == 0;
-	if (r->finish && strcmp(r->finish, "refusal") == 0)
-		r->stopped = ks_estrdup("the model refused (stop_reason refusal)");
-	/* input_tokens leaves out what was written to and read from the prompt cache */
-	ks_json_num(u, "input_tokens", NULL, in);
-	ks_json_num(u, "output_tokens", NULL, out);
-	ks_json_num(u, "cache_read_input_tokens", NULL, cached);
-	ks_json_num(u, "cache_creation_input_tokens", NULL, &creation);
-	*in += *cached + creation;
-}
-
-static void
-gemini_reply(const cJSON *j, struct ks_buf *text, struct ks_llm_reply *r, double *in, double *out, double *cached)
-{
-	const cJSON *cand = cJSON_GetArrayItem(ks_json_arr(j, "candidates", NULL), 0), *part;
-	const cJSON *u = cJSON_GetObjectItemCaseSensitive(j, "usageMetadata");
-	const char *block = ks_json_str(ks_json_obj(j, "promptFeedback", NULL), "blockReason", NULL);
-	double thoughts = 0;
-
-	/* parts marked "thought" are the model's thinking, not its answer */
-	cJSON_ArrayForEach(part, ks_json_arr(ks_json_obj(cand, "content", NULL), "parts", NULL)) {
-		const char *t = ks_json_str(part, "text", NULL);
-		if (t && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(part, "thought")))
-			ks_buf_puts(text, t);
-	}
-	if (!cand && block) {
-		r->finish = ks_easprintf("blockReason %s", block);
-		r->stopped = ks_easprintf("the provider blocked the prompt (promptFeedback.blockReason %s)", block);
-	} else if (ks_json_str(cand, "finishReason", NULL)) {
-		r->finish = ks_estrdup(ks_json_str(cand, "finishReason", NULL));
-		r->truncated = strcmp(r->finish, "MAX_TOKENS") == 0;
-		if (listed_in(r->finish, gemini_stops))
-			r->stopped = ks_easprintf("the provider stopped the reply (finishReason %s)", r->finish);
-	}
-	ks_json_num(u, "promptTokenCount", NULL, in);
-	ks_json_num(u, "candidatesTokenCount", NULL, out);
-	/* thinking is billed as output */
-	ks_json_num(u, "thoughtsTokenCount", NULL, &thoughts);
-	*out += thoughts;
-	ks_json_num(u, "cachedContentTokenCount", NULL, cached);
-}
-
-static void
-openai_reply(const cJSON *j, struct ks_buf *text, struct ks_llm_reply *r, double *in, double *out, double *cached)
-{
-	const cJSON *choice = cJSON_GetArrayItem(ks_json_arr(j, "choices", NULL), 0);
-	const cJSON *msg = ks_json_obj(choice, "message", NULL), *u = cJSON_GetObjectItemCaseSensitive(j, "usage");
-	const char *t = ks_json_str(msg, "content", NULL), *refusal = ks_json_str(msg, "refusal", NULL);
-
-	if (t)
-		ks_buf_puts(text, t);
-	r->finish = ks_json_str(choice, "finish_reason", NULL) ? ks_estrdup(ks_json_str(choice, "finish_reason", NULL))
-	    : NULL;
-	r->truncated = r->finish && strcmp(r->finish, "length") == 0;
-	if (refusal && *refusal)
-		r->stopped = ks_easprintf("the model refused: %.300s", refusal);
-	else if (r->finish && strcmp(r->finish, "content_filter") == 0)
-		r->stopped = ks_estrdup("the provider's content filter stopped the reply (finish_reason content_filter)");
-	/* completion_tokens counts the reasoning tokens already */
-	ks_json_num(u, "prompt_tokens", NULL, in);
-	ks_json_num(u, "completion_tokens", NULL, out);
-	ks_json_num(ks_json_obj(u, "prompt_tokens_details", NULL), "cached_tokens", NULL, cached);
-}
-
-/*
- * Text, finish reason, truncation, a stop by the provider and usage from a
- * reply body; -1 when it has not the API's shape.  A blocked prompt or a
- * refusal is a reply (with r->stopped), not an error to retry.
- */
-static int
-parse_reply(const struct ks_llm *llm, const cJSON *j, struct ks_llm_reply *r)
-{
-	struct ks_buf text = { 0 };
-	double in = 0, out = 0, cached = 0;
-
-	ks_buf_add(&text, "", 0);
-	if (strcmp(llm->provider, "anthropic") == 0) {
-		if (!ks_json_arr(j, "content", NULL))
-			goto bad;
-		anthropic_reply(j, &text, r, &in, &out, &cached);
-	} else if (strcmp(llm->provider, "gemini") == 0) {
-		if (!cJSON_GetArrayItem(ks_json_arr(j, "candidates", NULL), 0) &&
-		    !ks_json_str(ks_json_obj(j, "promptFeedback", NULL), "blockReason", NULL))
-			goto bad;
-		gemini_reply(j, &text, r, &in, &out, &cached);
-	} else {
-		if (!ks_json_obj(cJSON_GetArrayItem(ks_json_arr(j, "choices", NULL), 0), "message", NULL))
-			goto bad;
-		openai_reply(j, &text, r, &in, &out, &cached);
-	}
-	r->text = text.s;
-	r->prompt_tokens = (long)in;
-	r->completion_tokens = (long)out;
-	r->cached_prompt_tokens = (long)cached;
-	return 0;
-bad:
-	ks_buf_free(&text);
-	return -1;
 }
 
 static double
@@ -658,9 +371,6 @@ adapt(struct ks_llm *llm)
 	return 1;
 }
 
-static int ledger_add(const struct ks_llm *llm, const char *ledger, const char *where, const struct ks_llm_reply *r,
-    const char *failed);
-
 /*
  * The reply of a 2xx body as the API gives it unstreamed: the body when it
  * is a JSON object (a server that does not stream), else the stream
@@ -705,7 +415,7 @@ ledger_failed_try(const struct ks_llm *llm, const struct http *h, const char *wh
 	ledger = ks_easprintf("%s/llm-usage.jsonl", llm->root);
 	safe = ks_redact(why, llm->key);
 	f = ks_easprintf("%s (the provider may have billed it)", safe);
-	ledger_add(llm, ledger, llm->where, NULL, f);
+	ks_llm_ledger_add(llm, ledger, llm->where, NULL, f);
 	free(f);
 	free(safe);
 	free(ledger);
@@ -745,7 +455,7 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 			why = ks_easprintf("%s", h.err[0] ? h.err : curl_easy_strerror(h.rc));
 			retry = retryable_curl(h.rc);
 		} else if (h.status < 200 || h.status > 299) {
-			char *m = error_message(h.body.s);
+			char *m = ks_llm_error_message(h.body.s);
 			why = ks_easprintf("HTTP %ld: %s", h.status, m);
 			free(m);
 			retry = retryable_status(h.status);
@@ -755,7 +465,7 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 			why = ks_easprintf("HTTP %ld with %s", h.status, w);
 			free(w);
 			retry = 1;
-		} else if (parse_reply(llm, j, r) < 0) {
+		} else if (ks_llm_parse_reply(llm, j, r) < 0) {
 			/* A proxy's hiccup or a wrong endpoint: worth another try, then named. */
 			why = ks_easprintf("HTTP %ld with a body that is not an %s reply: %.80s", h.status, llm->provider,
 			    h.body.s);
@@ -824,192 +534,12 @@ post_with_retries(struct ks_llm *llm, const char *url, const char *body, int *tr
 	return j ? 0 : -1;
 }
 
-static char *
-sha256_hex(const char *a, const char *b, const char *c)
-{
-	struct ks_hash *h = ks_hash_new();
-
-	/* a and b with their NULs, c without: the cache keys of earlier runs stay valid */
-	ks_hash_str(h, a);
-	ks_hash_str(h, b);
-	ks_hash_add(h, c, strlen(c));
-	return ks_hash_end(h);
-}
-
-/* One line per call, appended whole under a lock: parallel stages share the ledger. */
-/*
- * One line of POP/llm-usage.jsonl: a reply's usage, or (r NULL) a try that
- * failed after its request went out, which the provider may have billed.
- */
-static int
-ledger_add(const struct ks_llm *llm, const char *ledger, const char *where, const struct ks_llm_reply *r,
-    const char *failed)
-{
-	cJSON *j = cJSON_CreateObject();
-	char when[32], *line, *text;
-	time_t now = time(NULL);
-	int fd, rc = 0;
-
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	cJSON_AddStringToObject(j, "time", when);
-	cJSON_AddStringToObject(j, "stage", llm->stage);
-	cJSON_AddStringToObject(j, "where", where);
-	cJSON_AddStringToObject(j, "provider", llm->provider);
-	cJSON_AddStringToObject(j, "model", llm->model);
-	cJSON_AddNumberToObject(j, "prompt_tokens", r ? (double)r->prompt_tokens : 0);
-	cJSON_AddNumberToObject(j, "completion_tokens", r ? (double)r->completion_tokens : 0);
-	cJSON_AddNumberToObject(j, "cached_prompt_tokens", r ? (double)r->cached_prompt_tokens : 0);
-	cJSON_AddBoolToObject(j, "cached", r && r->cached);
-	if (failed)
-		cJSON_AddStringToObject(j, "failed", failed);
-	text = cJSON_PrintUnformatted(j);
-	line = ks_easprintf("%s\n", text);
-	cJSON_free(text);
-	cJSON_Delete(j);
-	if ((fd = open(ledger, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644)) < 0 ||
-	    flock(fd, LOCK_EX) < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line) || fsync(fd) < 0) {
-		ks_warn("cannot append to '%s'", ledger);
-		rc = -1;
-	}
-	if (fd >= 0)
-		close(fd);
-	free(line);
-	return rc;
-}
-
-/* The transcript: the whole exchange as JSON, and the prompt and reply as markdown. */
-static int
-transcript_save(const struct ks_llm *llm, const char *dir, const char *name, const char *url, cJSON *body,
-    const char *system, const char *const *turns, int n, const struct ks_llm_reply *r, int tries)
-{
-	char *ldir = ks_easprintf("%s/llm", dir), *path = NULL, *safe_url = NULL, *safe_reply = NULL;
-	cJSON *t = cJSON_CreateObject(), *usage;
-	struct ks_buf md = { 0 };
-	int rc = -1;
-
-	if (ks_mkdir_p(ldir) < 0)
-		goto out;
-	cJSON_AddStringToObject(t, "stage", llm->stage);
-	cJSON_AddStringToObject(t, "provider", llm->provider);
-	safe_url = ks_redact(url, llm->key);
-	safe_reply = ks_redact_key(r->text, llm->key);
-	cJSON_AddStringToObject(t, "url", safe_url);
-	cJSON_AddStringToObject(t, "model", llm->model);
-	cJSON_AddItemToObject(t, "request", cJSON_Duplicate(body, 1));
-	cJSON_AddStringToObject(t, "reply", safe_reply);
-	if (r->finish)
-		cJSON_AddStringToObject(t, "finish_reason", r->finish);
-	else
-		cJSON_AddNullToObject(t, "finish_reason");
-	if (r->stopped)
-		cJSON_AddStringToObject(t, "stopped", r->stopped);
-	cJSON_AddBoolToObject(t, "truncated", r->truncated);
-	cJSON_AddBoolToObject(t, "cached", r->cached);
-	cJSON_AddNumberToObject(t, "tries", tries);
-	usage = cJSON_AddObjectToObject(t, "usage");
-	cJSON_AddNumberToObject(usage, "prompt_tokens", (double)r->prompt_tokens);
-	cJSON_AddNumberToObject(usage, "completion_tokens", (double)r->completion_tokens);
-	cJSON_AddNumberToObject(usage, "cached_prompt_tokens", (double)r->cached_prompt_tokens);
-	path = ks_easprintf("%s/%s.json", ldir, name);
-	if (ks_json_save(path, t) < 0)
-		goto out;
-	free(path);
-	if (system)
-		ks_buf_printf(&md, "# system\n\n%s\n\n", system);
-	for (int i = 0; i < n; i++)
-		ks_buf_printf(&md, "# %s\n\n%s\n\n", i % 2 ? "assistant" : "user", turns[i]);
-	ks_buf_printf(&md, "# reply (%s%s%s%s%s)\n\n%s\n", llm->model, r->cached ? ", from the cache" : "",
-	    r->truncated ? ", cut off at the token limit" : "", r->stopped ? ", " : "", r->stopped ? r->stopped : "",
-	    safe_reply);
-	path = ks_easprintf("%s/%s.md", ldir, name);
-	rc = ks_file_write_atomic(path, md.s, md.len);
-out:
-	ks_buf_free(&md);
-	cJSON_Delete(t);
-	free(path);
-	free(ldir);
-	free(safe_url);
-	free(safe_reply);
-	return rc;
-}
-
-/* A cached reply (written by cache_put); -1 when there is none or it does not load. */
-static int
-cache_get(const char *path, struct ks_llm_reply *r)
-{
-	cJSON *j;
-	const char *t;
-	double in = 0, out = 0, cached = 0;
-
-	if (!ks_exists(path) || !(j = ks_json_load(path)))
-		return -1;
-	if (!(t = ks_json_str(j, "reply", NULL))) {
-		cJSON_Delete(j);
-		return -1;
-	}
-	r->text = ks_estrdup(t);
-	r->truncated = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "truncated"));
-	ks_json_num(j, "prompt_tokens", NULL, &in);
-	ks_json_num(j, "completion_tokens", NULL, &out);
-	ks_json_num(j, "cached_prompt_tokens", NULL, &cached);
-	r->prompt_tokens = (long)in;
-	r->completion_tokens = (long)out;
-	r->cached_prompt_tokens = (long)cached;
-	if ((t = ks_json_str(j, "finish_reason", NULL)))
-		r->finish = ks_estrdup(t);
-	if ((t = ks_json_str(j, "stopped", NULL)))
-		r->stopped = ks_estrdup(t);
-	r->cached = 1;
-	cJSON_Delete(j);
-	return 0;
-}
-
-static int
-cache_put(const char *dir, const char *path, const struct ks_llm_reply *r)
-{
-	cJSON *j = cJSON_CreateObject();
-	int rc;
-
-	cJSON_AddStringToObject(j, "reply", r->text);
-	cJSON_AddBoolToObject(j, "truncated", r->truncated);
-	if (r->finish)
-		cJSON_AddStringToObject(j, "finish_reason", r->finish);
-	if (r->stopped)
-		cJSON_AddStringToObject(j, "stopped", r->stopped);
-	cJSON_AddNumberToObject(j, "prompt_tokens", (double)r->prompt_tokens);
-	cJSON_AddNumberToObject(j, "completion_tokens", (double)r->completion_tokens);
-	cJSON_AddNumberToObject(j, "cached_prompt_tokens", (double)r->cached_prompt_tokens);
-	rc = ks_mkdir_p(dir) == 0 ? ks_json_save(path, j) : -1;
-	cJSON_Delete(j);
-	return rc;
-}
-
-/*
- * Says, once, when a billed call takes the run's tokens past 50 % and
- * past 80 % of KS_MAX_TOKENS: someone who left a run alone reads it in
- * the log before the budget stops the run.
- */
-static void
-budget_passed(const struct ks_llm *llm, long before, long after, const char *ledger)
-{
-	static const int marks[] = { 80, 50 };
-
-	if (llm->budget <= 0)
-		return;
-	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-		if (before * 100 < (long long)marks[i] * llm->budget && after * 100 >= (long long)marks[i] * llm->budget) {
-			ks_warnx("token budget: %ld tokens used, past %d %% of KS_MAX_TOKENS=%ld (see '%s')", after,
-			    marks[i], llm->budget, ledger);
-			return;
-		}
-}
-
 int
 ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, int n, const char *dir,
     const char *name, struct ks_llm_reply *r)
 {
 	cJSON *body = NULL, *sent = NULL;
-	char *url = endpoint(llm), *surl = stream_endpoint(llm), *text = NULL, *stext = NULL, *hash = NULL;
+	char *url = ks_llm_endpoint(llm), *surl = ks_llm_stream_endpoint(llm), *text = NULL, *stext = NULL, *hash = NULL;
 	char *cdir = ks_easprintf("%s/llm-cache", llm->root), *cpath = NULL;
 	char *ledger = ks_easprintf("%s/llm-usage.jsonl", llm->root);
 	int rc = -1, tries = 0;
@@ -1028,13 +558,13 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 		free(hash);
 		free(cpath);
 		/* the cache's key is the request unstreamed: streaming or not, one question */
-		body = request(llm, system, turns, n);
+		body = ks_llm_request(llm, system, turns, n);
 		text = cJSON_PrintUnformatted(body);
-		sent = sent_body(llm, body);
+		sent = ks_llm_sent_body(llm, body);
 		stext = cJSON_PrintUnformatted(sent);
-		hash = sha256_hex(llm->provider, url, text);
+		hash = ks_llm_sha256_hex(llm->provider, url, text);
 		cpath = ks_easprintf("%s/%s.json", cdir, hash);
-		if (llm->cache && cache_get(cpath, r) == 0)
+		if (llm->cache && ks_llm_cache_get(cpath, r) == 0)
 			break;
 		struct ks_usage u;
 
@@ -1070,18 +600,18 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
 		if (ks_llm_adapt_save(llm) < 0)
 			goto out;
 	}
-	if (!r->cached && llm->cache && cache_put(cdir, cpath, r) < 0)
+	if (!r->cached && llm->cache && ks_llm_cache_put(cdir, cpath, r) < 0)
 		goto out;
-	if (transcript_save(llm, dir, name, r->cached || !llm->stream ? url : surl, r->cached ? body : sent, system, turns,
+	if (ks_llm_transcript_save(llm, dir, name, r->cached || !llm->stream ? url : surl, r->cached ? body : sent, system, turns,
 	    n, r, tries) < 0 ||
-	    ledger_add(llm, ledger, dir, r, NULL) < 0)
+	    ks_llm_ledger_add(llm, ledger, dir, r, NULL) < 0)
 		goto out;
 	llm->calls++;
 	llm->cached_calls += r->cached;
 	if (!r->cached) {
 		llm->prompt_tokens += r->prompt_tokens;
 		llm->completion_tokens += r->completion_tokens;
-		budget_passed(llm, before, before + r->prompt_tokens + r->completion_tokens, ledger);
+		ks_llm_budget_passed(llm, before, before + r->prompt_tokens + r->completion_tokens, ledger);
 	}
 	rc = 0;
 out:

@@ -21,7 +21,10 @@ cJSON *ks_sse_assemble(const char *provider, const char *sse, char **why);
 char *ks_redact(const char *text, const char *key);
 char *ks_redact_key(const char *text, const char *key);   /* only what shares a run with the key: for replies */
 
-/* ks_llm.c: the LLM client; ks_llm_open.c: its settings; ks_llm_adapt.c: what the run learnt of a model */
+/*
+ * ks_llm.c: the LLM client (ks_llm_provider.c, ks_llm_record.c: llm.h);
+ * ks_llm_open.c: its settings; ks_llm_adapt.c: what the run learnt of a model
+ */
 struct ks_llm {
 	char provider[16];       /* openai, anthropic, gemini */
 	const char *stage;       /* select, hypothesize, implement */
