@@ -1,11 +1,8 @@
 /*
- * ks_offline.c - the proposer used when no LLM is configured.
- *
- * It works on the tunable parameters a kernel declares (ks_tune.c):
- * select takes the fastest kernel, hypothesize proposes changes of the
- * base's parameters scored from what the population measured, and
- * implement (in ks-implement) rewrites the values.  So the whole loop
- * runs, and improves, on a machine without an API key.
+ * ks_offline.c - the proposer used when no LLM is configured: its
+ * hypothesize, changes of the base's tunable parameters scored from what
+ * the population measured (the offline model, ks_offline_model.c), a draw
+ * across the whole space among them.  Its select is ks_offline_select.c's.
  */
 #include <limits.h>
 #include <math.h>
@@ -16,104 +13,6 @@
 #include "ks_search.h"
 
 #define MAX_PARAMS KS_TUNE_MAX_PARAMS
-
-static int
-is_ok(const struct ks_cand *c)
-{
-	return c->status && strcmp(c->status, "ok") == 0;
-}
-
-static const cJSON *
-results_of(const struct ks_cand *c)
-{
-	return c->bench.results;
-}
-
-/* Shapes on which a is faster than b, outside the noise of both. */
-static int
-shapes_won(const struct ks_cand *a, const struct ks_cand *b)
-{
-	const cJSON *ra = results_of(a), *rb = results_of(b);
-	int n = cJSON_GetArraySize(ra), won = 0;
-
-	if (n != cJSON_GetArraySize(rb))
-		return 0;
-	for (int i = 0; i < n; i++) {
-		const cJSON *x = cJSON_GetArrayItem(ra, i), *y = cJSON_GetArrayItem(rb, i);
-		double ta, tb;
-
-		if (ks_json_num(x, "time_us", NULL, &ta) == 0 && ks_json_num(y, "time_us", NULL, &tb) == 0 &&
-		    ks_time_faster(ta, ks_shape_noise(x), tb, ks_shape_noise(y)))
-			won++;
-	}
-	return won;
-}
-
-/*
- * The base: the fastest correct kernel, unless an earlier kernel is as
- * fast within the noise; then the earliest of those stays (a new kernel
- * must beat the old ones by more than the noise to take over: a
- * difference inside it is no evidence).  *fastest gets the fastest.
- */
-static struct ks_cand *
-choose_base(struct ks_cand *c, size_t n, struct ks_cand **fastest)
-{
-	struct ks_cand *best = NULL;
-
-	for (size_t i = 0; i < n; i++)
-		if (is_ok(&c[i]) && (!best || c[i].score_us < best->score_us))
-			best = &c[i];
-	*fastest = best;
-	if (!best)
-		return NULL;
-	/* c is in generation and slot order: the first tie is the earliest */
-	for (size_t i = 0; i < n; i++)
-		if (is_ok(&c[i]) && !ks_faster(best, &c[i]))
-			return &c[i];
-	return best;
-}
-
-int
-ks_offline_select(struct ks_cand *c, size_t n, cJSON **out)
-{
-	struct ks_cand *base, *ref = NULL, *fastest;
-	int ref_won = -1;
-	char *reason, *tie = NULL;
-
-	if (!(base = choose_base(c, n, &fastest)))
-		return -1;
-	if (fastest != base)
-		tie = ks_easprintf(" within the noise: %s, %.4g us, is %.2g %% faster, inside the noise, so the earlier "
-		    "kernel stays", fastest->id, fastest->score_us, 100 * (base->score_us / fastest->score_us - 1));
-	/* The reference: the kernel that beats the base on the most shapes, then the next fastest. */
-	for (size_t i = 0; i < n; i++) {
-		int won;
-
-		if (!is_ok(&c[i]) || &c[i] == base)
-			continue;
-		won = shapes_won(&c[i], base);
-		if (!ref || won > ref_won || (won == ref_won && c[i].score_us < ref->score_us)) {
-			ref = &c[i];
-			ref_won = won;
-		}
-	}
-	if (!ref)
-		reason = ks_easprintf("offline rule: %s is the only correct kernel (%.4g us), so it is both base and reference",
-		    base->id, base->score_us);
-	else if (ref_won > 0)
-		reason = ks_easprintf("offline rule: %s has the best score (%.4g us)%s; %s is faster on %d benchmark shape(s)",
-		    base->id, base->score_us, tie ? tie : "", ref->id, ref_won);
-	else
-		reason = ks_easprintf("offline rule: %s has the best score (%.4g us)%s; %s is the next best (%.4g us)",
-		    base->id, base->score_us, tie ? tie : "", ref->id, ref->score_us);
-	*out = cJSON_CreateObject();
-	cJSON_AddStringToObject(*out, "base", base->id);
-	cJSON_AddStringToObject(*out, "reference", ref ? ref->id : base->id);
-	cJSON_AddStringToObject(*out, "reason", reason);
-	free(reason);
-	free(tie);
-	return 0;
-}
 
 /*
  * One proposed configuration of the base's parameters: the values it sets
@@ -194,10 +93,10 @@ evidence(const struct config *cfg, int m, const char *name, long v, long cur, do
 	int k = 0;
 
 	for (int i = 0; i < m; i++) {
-		if (!is_ok(cfg[i].cand) || ks_tune_get(cfg[i].p, cfg[i].n, name, LONG_MIN) != v)
+		if (!ks_offline_ok(cfg[i].cand) || ks_tune_get(cfg[i].p, cfg[i].n, name, LONG_MIN) != v)
 			continue;
 		for (int j = 0; j < m; j++) {
-			if (!is_ok(cfg[j].cand) || ks_tune_get(cfg[j].p, cfg[j].n, name, LONG_MIN) != cur ||
+			if (!ks_offline_ok(cfg[j].cand) || ks_tune_get(cfg[j].p, cfg[j].n, name, LONG_MIN) != cur ||
 			    !same_but(&cfg[i], &cfg[j], name))
 				continue;
 			sum += log(cfg[j].cand->score_us / cfg[i].cand->score_us);
@@ -273,7 +172,7 @@ fit_model(struct moves *ms, const struct config *cfg, int m)
 			const struct ks_cand *c = cfg[i].cand;
 
 			/* pass 0: the correct kernels; pass 1: the failed ones, once the slowest is known */
-			if (!(pass ? failed_itself(c) : is_ok(c)) || value_indexes(ms, &cfg[i], idx + (size_t)nobs * ms->nb) < 0)
+			if (!(pass ? failed_itself(c) : ks_offline_ok(c)) || value_indexes(ms, &cfg[i], idx + (size_t)nobs * ms->nb) < 0)
 				continue;
 			y[nobs] = pass == 0 ? log(c->score_us) : slowest + log(2);
 			if (pass == 0 && (nobs == 0 || y[nobs] > slowest))
@@ -480,7 +379,7 @@ static int
 cmp_configs(const void *a, const void *b)
 {
 	const struct config *x = a, *y = b;
-	int okx = is_ok(x->cand), oky = is_ok(y->cand);
+	int okx = ks_offline_ok(x->cand), oky = ks_offline_ok(y->cand);
 
 	if (okx != oky)
 		return oky - okx;
@@ -502,7 +401,7 @@ add_other_bases(struct moves *ms, const struct ks_cand *base, struct config *cfg
 
 	memcpy(by_score, cfg, m * sizeof *cfg);
 	qsort(by_score, m, sizeof *by_score, cmp_configs);
-	for (int k = 0; k < m && is_ok(by_score[k].cand); k++) {
+	for (int k = 0; k < m && ks_offline_ok(by_score[k].cand); k++) {
 		const struct config *o = &by_score[k];
 		int same = o->cand != base;
 

@@ -26,8 +26,10 @@ void ks_tmodel_fit(struct ks_tmodel *m, int nparams, const int *nvalues, const i
 double ks_tmodel_predict(const struct ks_tmodel *m, const int *idx);   /* log(time) */
 double ks_tmodel_doubt(const struct ks_tmodel *m, const int *idx);     /* one standard error of it */
 
-/* ks_offline.c: the rules used when no LLM is configured */
+/* ks_offline_select.c, ks_offline.c: the rules used when no LLM is configured */
 int ks_offline_select(struct ks_cand *c, size_t n, cJSON **out);
+/* a kernel of status ok */
+int ks_offline_ok(const struct ks_cand *c);
 /* NULL and *why (caller prints and frees) when it has nothing to propose; NULL alone after an I/O error it printed. */
 cJSON *ks_offline_hypothesize(const struct ks_cand *base, struct ks_cand *c, size_t n, char **why);
 
