@@ -267,9 +267,9 @@ $stderr}"
 SET_FOR_TOOLS='KS_LAUNCHED|KS_EVAL_(DIMS|ID|MODE|PROBLEM|PROBLEM_DIR|SHAPES|SOURCE|TEST_SHAPES|TIMEOUT_S)'
 
 # code_env_vars: every KS_ variable the user may set, from the tools' sources: the names in quotes in
-# tools/*.c and tools/ks-eval-popcorn, but for those of SET_FOR_TOOLS.
+# tools/*.c, tools/lib/*.c and tools/ks-eval-popcorn, but for those of SET_FOR_TOOLS.
 code_env_vars() {
-	grep -ohE "[\"']KS_[A-Z0-9_]*[A-Z0-9][\"']" "$KS_ROOT"/tools/*.c "$KS_ROOT/tools/ks-eval-popcorn" |
+	grep -ohE "[\"']KS_[A-Z0-9_]*[A-Z0-9][\"']" "$KS_ROOT"/tools/*.c "$KS_ROOT"/tools/lib/*.c "$KS_ROOT/tools/ks-eval-popcorn" |
 		tr -d "\"'" | grep -vxE "$SET_FOR_TOOLS" | LC_ALL=C sort -u
 }
 
