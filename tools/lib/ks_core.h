@@ -36,6 +36,23 @@ void ks_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));  /* pr
 int ks_quiet(void);    /* KS_QUIET is set (and not 0) */
 double ks_monotonic(void);   /* seconds on CLOCK_MONOTONIC */
 /*
+ * The settings of the environment, one way: ks_env is name's value, NULL
+ * when unset or empty; ks_env_int and ks_env_num set *out to it, or to
+ * dflt when unset or empty, and return 0; a value that is not a number
+ * from lo to hi is said ("NAME must be WHAT, not 'value'", WHAT NULL: "an
+ * integer from LO to HI", "a number from LO to HI") and returns -1.
+ */
+const char *ks_env(const char *name);
+int ks_env_int(const char *name, long lo, long hi, long dflt, const char *what, long *out);
+int ks_env_num(const char *name, double lo, double hi, double dflt, const char *what, double *out);
+/*
+ * The whole number right after label in s (spaces, ':' or '=' between:
+ * "registers: 40"), or right before it (spaces between: "16 registers",
+ * "23616 in the messages"); -1 when label is not in s or no number is there.
+ */
+long ks_number_after(const char *s, const char *label);
+long ks_number_before(const char *s, const char *label);
+/*
  * A step of a long stage on stderr ("tool: message"), silent under
  * KS_QUIET or KS_PROGRESS=0 (ks_progress_off): on a terminal one line
  * rewritten in place (ks_progress_end ends it), else a line per step.

@@ -280,33 +280,6 @@ refused_parameter(struct ks_llm *llm, const char *body)
 	return found;
 }
 
-/* The integer after the first `label` in s, or -1. */
-static long
-number_after(const char *s, const char *label)
-{
-	const char *p = s ? strstr(s, label) : NULL;
-	char *end;
-	long v;
-
-	if (!p)
-		return -1;
-	v = strtol(p + strlen(label), &end, 10);
-	return end == p + strlen(label) ? -1 : v;
-}
-
-/* The integer just before `label` in s ("(23616 in the messages"), or -1. */
-static long
-number_before(const char *s, const char *label)
-{
-	const char *p = s ? strstr(s, label) : NULL, *q;
-
-	if (!p)
-		return -1;
-	for (q = p; q > s && q[-1] >= '0' && q[-1] <= '9'; q--)
-		;
-	return q == p ? -1 : strtol(q, NULL, 10);
-}
-
 /*
  * A local server's 400 for a prompt and reply limit over the model's
  * context: vLLM ("maximum context length is 32768 tokens. However, you
@@ -330,10 +303,10 @@ context_exceeded(struct ks_llm *llm, const char *body)
 		msg = ks_json_str(j, "message", NULL);
 	ks_json_num(e, "n_ctx", NULL, &nctx);
 	ks_json_num(e, "n_prompt_tokens", NULL, &nprompt);
-	ctx = nctx > 0 ? (long)nctx : number_after(msg, "maximum context length is ");
-	in = nprompt > 0 ? (long)nprompt : number_before(msg, " in the messages");
+	ctx = nctx > 0 ? (long)nctx : ks_number_after(msg, "maximum context length is ");
+	in = nprompt > 0 ? (long)nprompt : ks_number_before(msg, " in the messages");
 	if (in < 0)
-		in = number_after(msg, "your request has ");
+		in = ks_number_after(msg, "your request has ");
 	cJSON_Delete(j);
 	llm->fit_tokens = 0;
 	if (ctx <= 0 || in < 0)

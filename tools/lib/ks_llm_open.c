@@ -13,58 +13,17 @@
 
 #include "ks_llm.h"
 
-static const char *
-env(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? v : NULL;
-}
-
-static int
-env_num(const char *name, double lo, double hi, double dflt, double *out)
-{
-	const char *v = env(name);
-
-	*out = dflt;
-	if (!v)
-		return 0;
-	if (ks_parse_double(v, out) < 0 || *out < lo || *out > hi) {
-		ks_warnx("%s must be a number from %g to %g, not '%s'", name, lo, hi, v);
-		return -1;
-	}
-	return 0;
-}
-
-/* A count: a whole number, not one to round. */
-static int
-env_int(const char *name, long lo, long hi, long dflt, double *out)
-{
-	const char *v = env(name);
-	long n;
-
-	*out = (double)dflt;
-	if (!v)
-		return 0;
-	if (ks_parse_int(v, lo, hi, &n) < 0) {
-		ks_warnx("%s must be an integer from %ld to %ld, not '%s'", name, lo, hi, v);
-		return -1;
-	}
-	*out = (double)n;
-	return 0;
-}
-
 /* The provider the environment names, "offline" when nothing is configured. */
 static const char *
 provider_of_env(void)
 {
-	if (env("KS_LLM_PROVIDER"))
-		return env("KS_LLM_PROVIDER");
-	if (env("KS_LLM_URL") || env("OPENAI_BASE_URL") || env("KS_LLM_API_KEY") || env("OPENAI_API_KEY"))
+	if (ks_env("KS_LLM_PROVIDER"))
+		return ks_env("KS_LLM_PROVIDER");
+	if (ks_env("KS_LLM_URL") || ks_env("OPENAI_BASE_URL") || ks_env("KS_LLM_API_KEY") || ks_env("OPENAI_API_KEY"))
 		return "openai";
-	if (env("ANTHROPIC_API_KEY"))
+	if (ks_env("ANTHROPIC_API_KEY"))
 		return "anthropic";
-	if (env("GEMINI_API_KEY"))
+	if (ks_env("GEMINI_API_KEY"))
 		return "gemini";
 	return "offline";
 }
@@ -86,7 +45,7 @@ stage_model(const char *stage, char *var, size_t n)
 	snprintf(var, n, "KS_%s_MODEL", stage);
 	for (char *p = var; *p; p++)
 		*p = (char)toupper((unsigned char)*p);
-	if ((m = env(var)) || !(m = env("KS_MODEL")))
+	if ((m = ks_env(var)) || !(m = ks_env("KS_MODEL")))
 		return m;
 	snprintf(var, n, "KS_MODEL");
 	return m;
@@ -203,8 +162,9 @@ pick_entry(const struct model_entry *e, int n, long draw)
 static int
 load_numbers(struct ks_llm *llm)
 {
-	double tries, max_tokens, budget, cache_off = 0;
-	const char *c = env("KS_LLM_CACHE"), *st = env("KS_LLM_STREAM");
+	long tries, max_tokens, budget;
+	int cache_off;
+	const char *c = ks_env("KS_LLM_CACHE"), *st = ks_env("KS_LLM_STREAM");
 
 	if (st && strcmp(st, "off") != 0 && strcmp(st, "on") != 0) {
 		ks_warnx("KS_LLM_STREAM must be on or off, not '%s'", st);
@@ -215,15 +175,15 @@ load_numbers(struct ks_llm *llm)
 	 * Streamed, a reply may take long (a model thinking for ten minutes)
 	 * while the idle limit tells a dead connection: hence 30 minutes in all.
 	 */
-	if (env_int("KS_LLM_TRIES", 1, 100, 5, &tries) < 0 ||
-	    env_num("KS_LLM_TIMEOUT_S", 0.001, 86400, 1800, &llm->timeout_s) < 0 ||
-	    env_num("KS_LLM_IDLE_S", 0.001, 86400, 120, &llm->idle_s) < 0 ||
-	    env_num("KS_LLM_BACKOFF_S", 0, 3600, 2, &llm->backoff_s) < 0 ||
-	    env_num("KS_LLM_RETRY_MAX_S", 0, 3600, 120, &llm->retry_max_s) < 0 ||
-	    env_num("KS_LLM_OUTAGE_S", 0, 86400, 900, &llm->outage_s) < 0 ||
-	    env_int("KS_LLM_MAX_TOKENS", 1, 10000000, 16384, &max_tokens) < 0 ||
-	    env_int("KS_MAX_TOKENS", 0, 1000000000000L, 0, &budget) < 0 ||
-	    env_num("KS_LLM_TEMPERATURE", 0, 2, -1, &llm->temperature) < 0)
+	if (ks_env_int("KS_LLM_TRIES", 1, 100, 5, NULL, &tries) < 0 ||
+	    ks_env_num("KS_LLM_TIMEOUT_S", 0.001, 86400, 1800, NULL, &llm->timeout_s) < 0 ||
+	    ks_env_num("KS_LLM_IDLE_S", 0.001, 86400, 120, NULL, &llm->idle_s) < 0 ||
+	    ks_env_num("KS_LLM_BACKOFF_S", 0, 3600, 2, NULL, &llm->backoff_s) < 0 ||
+	    ks_env_num("KS_LLM_RETRY_MAX_S", 0, 3600, 120, NULL, &llm->retry_max_s) < 0 ||
+	    ks_env_num("KS_LLM_OUTAGE_S", 0, 86400, 900, NULL, &llm->outage_s) < 0 ||
+	    ks_env_int("KS_LLM_MAX_TOKENS", 1, 10000000, 16384, NULL, &max_tokens) < 0 ||
+	    ks_env_int("KS_MAX_TOKENS", 0, 1000000000000L, 0, NULL, &budget) < 0 ||
+	    ks_env_num("KS_LLM_TEMPERATURE", 0, 2, -1, NULL, &llm->temperature) < 0)
 		return -1;
 	if (c && strcmp(c, "off") != 0 && strcmp(c, "on") != 0) {
 		ks_warnx("KS_LLM_CACHE must be on or off, not '%s'", c);
@@ -231,8 +191,8 @@ load_numbers(struct ks_llm *llm)
 	}
 	cache_off = c && strcmp(c, "off") == 0;
 	llm->tries = (int)tries;
-	llm->max_tokens = (long)max_tokens;
-	llm->budget = (long)budget;
+	llm->max_tokens = max_tokens;
+	llm->budget = budget;
 	llm->cache = !cache_off;
 	return 0;
 }
@@ -264,7 +224,7 @@ url_host(const char *url, char *buf, size_t n)
 static const char *
 key_for(const struct provider *pv, const char *url, int url_is_openai_base, int quiet)
 {
-	const char *key = env("KS_LLM_API_KEY"), *own = env(pv->key_env);
+	const char *key = ks_env("KS_LLM_API_KEY"), *own = ks_env(pv->key_env);
 	char host[256], own_host[256];
 
 	if (key || !own)
@@ -283,7 +243,7 @@ key_for(const struct provider *pv, const char *url, int url_is_openai_base, int 
 static int
 extra_body_of(const char *var, cJSON **into)
 {
-	const char *v = env(var);
+	const char *v = ks_env(var);
 	cJSON *j;
 
 	if (!v)
@@ -310,7 +270,7 @@ extra_body_of(const char *var, cJSON **into)
 static int
 load_body_settings(struct ks_llm *llm, const char *stage)
 {
-	const char *param = env("KS_LLM_MAX_TOKENS_PARAM");
+	const char *param = ks_env("KS_LLM_MAX_TOKENS_PARAM");
 	char var[64];
 
 	snprintf(var, sizeof var, "KS_%s_EXTRA_BODY", stage);
@@ -377,16 +337,16 @@ open_endpoint(struct ks_llm *llm, const char *stage, const char *root, const str
 	snprintf(uvar, sizeof uvar, "KS_ENDPOINT_%s_URL", name);
 	snprintf(pvar, sizeof pvar, "KS_ENDPOINT_%s_PROVIDER", name);
 	snprintf(kvar, sizeof kvar, "KS_ENDPOINT_%s_API_KEY", name);
-	if (!(url = env(uvar))) {
+	if (!(url = ks_env(uvar))) {
 		ks_warnx("%s puts %s on endpoint '%s', but %s is not set", var, e->model, e->endpoint, uvar);
 		return -1;
 	}
-	p = env(pvar) ? env(pvar) : "openai";
+	p = ks_env(pvar) ? ks_env(pvar) : "openai";
 	if (!(pv = provider_named(p))) {
 		ks_warnx("%s must be openai, anthropic or gemini, not '%s'", pvar, p);
 		return -1;
 	}
-	return configure(llm, stage, root, pv, e->model, url, env(kvar));
+	return configure(llm, stage, root, pv, e->model, url, ks_env(kvar));
 }
 
 /*
@@ -444,8 +404,8 @@ open_entry(struct ks_llm *llm, const char *stage, const char *root, const char *
 		ks_warnx("no model for the %s stage: set KS_MODEL (or %s)", stage, var);
 		return -1;
 	}
-	url = env("KS_LLM_URL");
-	if (!url && strcmp(pv->name, "openai") == 0 && (url = env("OPENAI_BASE_URL")))
+	url = ks_env("KS_LLM_URL");
+	if (!url && strcmp(pv->name, "openai") == 0 && (url = ks_env("OPENAI_BASE_URL")))
 		openai_base = 1;
 	key = key_for(pv, url ? url : pv->url, openai_base, quiet);
 	return configure(llm, stage, root, pv, e[pick].model, url ? url : pv->url, key);

@@ -22,6 +22,7 @@
 #include <sys/resource.h>
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,23 +63,17 @@ static const struct {
 int
 ks_load_open(struct ks_load *l, const struct ks_target *t)
 {
-	const char *settle = getenv("KS_BENCH_SETTLE_S"), *busy = getenv("KS_BENCH_BUSY_MAX");
 	const char *proc = getenv("KS_BENCH_PROC");
+	char settle_what[96];
 
 	memset(l, 0, sizeof *l);
-	l->settle_s = SETTLE_DEFAULT_S;
-	l->busy_max = BUSY_DEFAULT;
-	if (settle && *settle && (ks_parse_double(settle, &l->settle_s) < 0 || l->settle_s < 0 ||
-	    l->settle_s > SETTLE_MAX_S)) {
-		ks_warnx("KS_BENCH_SETTLE_S must be the seconds to wait for a busy machine, 0 (no wait) to %d, not '%s'",
-		    SETTLE_MAX_S, settle);
+	snprintf(settle_what, sizeof settle_what, "the seconds to wait for a busy machine, 0 (no wait) to %d",
+	    SETTLE_MAX_S);
+	/* (positive: DBL_MIN, the least positive double, and up) */
+	if (ks_env_num("KS_BENCH_SETTLE_S", 0, SETTLE_MAX_S, SETTLE_DEFAULT_S, settle_what, &l->settle_s) < 0 ||
+	    ks_env_num("KS_BENCH_BUSY_MAX", DBL_MIN, DBL_MAX, BUSY_DEFAULT, "a positive number (the CPUs' worth of "
+	    "other processes' work a bench may meet)", &l->busy_max) < 0)
 		return -1;
-	}
-	if (busy && *busy && (ks_parse_double(busy, &l->busy_max) < 0 || !(l->busy_max > 0))) {
-		ks_warnx("KS_BENCH_BUSY_MAX must be a positive number (the CPUs' worth of other processes' work a "
-		    "bench may meet), not '%s'", busy);
-		return -1;
-	}
 	l->proc = proc && *proc ? proc : "/proc";
 	l->cpu = strcmp(t->device, "cpu") == 0;
 	l->nvidia = strcmp(t->device, "nvidia") == 0;

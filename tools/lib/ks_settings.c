@@ -6,6 +6,7 @@
  * reads it here, and so does ks_settings_check (ks_settings_check.c)
  * before a run: each rule is written once.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,27 +89,19 @@ ks_bench_settings_load(const struct ks_problem *p, struct ks_bench_settings *s)
 int
 ks_repair_tries(void)
 {
-	const char *e = getenv("KS_REPAIR_TRIES");
-	long v = 2;
+	long v;
 
-	if (e && *e && ks_parse_int(e, 0, 10, &v) < 0) {
-		ks_warnx("KS_REPAIR_TRIES must be an integer from 0 to 10, not '%s'", e);
-		return -1;
-	}
-	return (int)v;
+	return ks_env_int("KS_REPAIR_TRIES", 0, 10, 2, NULL, &v) < 0 ? -1 : (int)v;
 }
 
 int
 ks_ctx_budget(size_t *budget)
 {
-	const char *e = getenv("KS_CONTEXT_CHARS");
-	long v = KS_CONTEXT_CHARS_DEFAULT;
+	long v;
 
-	if (e && *e && ks_parse_int(e, 1000, 100000000L, &v) < 0) {
-		ks_warnx("KS_CONTEXT_CHARS must be an integer from 1000 to 100000000 (characters of one section "
-		    "of a prompt), not '%s'", e);
+	if (ks_env_int("KS_CONTEXT_CHARS", 1000, 100000000L, KS_CONTEXT_CHARS_DEFAULT,
+	    "an integer from 1000 to 100000000 (characters of one section of a prompt)", &v) < 0)
 		return -1;
-	}
 	*budget = (size_t)v;
 	return 0;
 }
@@ -116,12 +109,5 @@ ks_ctx_budget(size_t *budget)
 int
 ks_profile_timeout(double *s)
 {
-	const char *t = getenv("KS_PROFILE_TIMEOUT_S");
-
-	*s = 600;
-	if (t && *t && (ks_parse_double(t, s) < 0 || !(*s > 0))) {
-		ks_warnx("KS_PROFILE_TIMEOUT_S must be a positive number of seconds, not '%s'", t);
-		return -1;
-	}
-	return 0;
+	return ks_env_num("KS_PROFILE_TIMEOUT_S", DBL_MIN, DBL_MAX, 600, "a positive number of seconds", s);
 }

@@ -74,13 +74,10 @@ least_share(const struct ks_cand *c)
 int
 ks_sol_stop_setting(double *share)
 {
-	const char *e = getenv("KS_SOL_STOP");
-	long v = 90;
+	long v;
 
-	if (e && *e && ks_parse_int(e, 0, 100, &v) < 0) {
-		ks_warnx("KS_SOL_STOP must be a percentage from 0 (never stop) to 100, not '%s'", e);
+	if (ks_env_int("KS_SOL_STOP", 0, 100, 90, "a percentage from 0 (never stop) to 100", &v) < 0)
 		return -1;
-	}
 	*share = (double)v / 100;
 	return 0;
 }

@@ -210,35 +210,6 @@ ks_target_arch_flag(const struct ks_target *t)
 	return ks_easprintf(t->arch_flag, arch);
 }
 
-/* The number after key in line, or -1. */
-static long
-number_after(const char *line, const char *key)
-{
-	const char *p = strstr(line, key);
-
-	if (!p)
-		return -1;
-	p += strlen(key);
-	while (*p == ' ' || *p == ':' || *p == '=')
-		p++;
-	return isdigit((unsigned char)*p) ? strtol(p, NULL, 10) : -1;
-}
-
-/* The number before key in line ("16 registers"), or -1. */
-static long
-number_before(const char *line, const char *key)
-{
-	const char *p = strstr(line, key);
-
-	if (!p || p == line)
-		return -1;
-	while (p > line && p[-1] == ' ')
-		p--;
-	while (p > line && isdigit((unsigned char)p[-1]))
-		p--;
-	return isdigit((unsigned char)*p) ? strtol(p, NULL, 10) : -1;
-}
-
 static void
 set_if(cJSON *k, const char *key, long v)
 {
@@ -286,13 +257,13 @@ parse_ptxas(const char *line, cJSON *kernels, cJSON **cur)
 		free(n);
 		cJSON_AddItemToArray(kernels, *cur);
 	} else if (strstr(line, "bytes stack frame")) {
-		set_if(*cur, "stack_bytes", number_before(line, "bytes stack frame"));
-		set_if(*cur, "spill_store_bytes", number_before(line, "bytes spill stores"));
-		set_if(*cur, "spill_load_bytes", number_before(line, "bytes spill loads"));
+		set_if(*cur, "stack_bytes", ks_number_before(line, "bytes stack frame"));
+		set_if(*cur, "spill_store_bytes", ks_number_before(line, "bytes spill stores"));
+		set_if(*cur, "spill_load_bytes", ks_number_before(line, "bytes spill loads"));
 	} else if (strstr(line, "Used ") && strstr(line, "registers")) {
-		set_if(*cur, "registers", number_before(line, "registers"));
-		set_if(*cur, "barriers", number_before(line, "barriers"));
-		set_if(*cur, "smem_bytes", number_before(line, "bytes smem"));
+		set_if(*cur, "registers", ks_number_before(line, "registers"));
+		set_if(*cur, "barriers", ks_number_before(line, "barriers"));
+		set_if(*cur, "smem_bytes", ks_number_before(line, "bytes smem"));
 	}
 }
 
@@ -331,7 +302,7 @@ parse_amdgpu(const char *line, cJSON *kernels, cJSON **cur)
 	}
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
 		if (strstr(line, fields[i].key)) {
-			set_if(*cur, fields[i].field, number_after(line, fields[i].key));
+			set_if(*cur, fields[i].field, ks_number_after(line, fields[i].key));
 			return;
 		}
 }

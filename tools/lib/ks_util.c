@@ -440,3 +440,76 @@ ks_argv_free(char **argv)
 		free(*a);
 	free(argv);
 }
+
+long
+ks_number_after(const char *s, const char *label)
+{
+	const char *p = s ? strstr(s, label) : NULL;
+
+	if (!p)
+		return -1;
+	p += strlen(label);
+	while (*p == ' ' || *p == ':' || *p == '=')
+		p++;
+	return *p >= '0' && *p <= '9' ? strtol(p, NULL, 10) : -1;
+}
+
+long
+ks_number_before(const char *s, const char *label)
+{
+	const char *p = s ? strstr(s, label) : NULL;
+
+	if (!p || p == s)
+		return -1;
+	while (p > s && p[-1] == ' ')
+		p--;
+	while (p > s && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return *p >= '0' && *p <= '9' ? strtol(p, NULL, 10) : -1;
+}
+
+const char *
+ks_env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+int
+ks_env_int(const char *name, long lo, long hi, long dflt, const char *what, long *out)
+{
+	const char *v = ks_env(name);
+
+	*out = dflt;
+	if (!v)
+		return 0;
+	if (ks_parse_int(v, lo, hi, out) < 0) {
+		*out = dflt;
+		if (what)
+			ks_warnx("%s must be %s, not '%s'", name, what, v);
+		else
+			ks_warnx("%s must be an integer from %ld to %ld, not '%s'", name, lo, hi, v);
+		return -1;
+	}
+	return 0;
+}
+
+int
+ks_env_num(const char *name, double lo, double hi, double dflt, const char *what, double *out)
+{
+	const char *v = ks_env(name);
+
+	*out = dflt;
+	if (!v)
+		return 0;
+	if (ks_parse_double(v, out) < 0 || !(*out >= lo && *out <= hi)) {
+		*out = dflt;
+		if (what)
+			ks_warnx("%s must be %s, not '%s'", name, what, v);
+		else
+			ks_warnx("%s must be a number from %g to %g, not '%s'", name, lo, hi, v);
+		return -1;
+	}
+	return 0;
+}
