@@ -23,7 +23,7 @@ KS_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes $(
 	$(shell pkg-config --cflags libcjson libcurl libcrypto)
 KS_LDLIBS = $(shell pkg-config --libs libcjson libcurl libcrypto) -lm
 
-KS_TOOLS = ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report ks-lock
+KS_TOOLS = ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report ks-query ks-lock
 KS_BINS = $(KS_TOOLS:%=tools/%)
 # the library, in layers (tools/lib/ks_LAYER.h: core < records < pop < proc < build < llm < ask <
 # search < stages; a header includes only the one below it)

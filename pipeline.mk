@@ -61,9 +61,9 @@ KS_BUILD ?=
 .DELETE_ON_ERROR:
 .PHONY: ks-pipeline ks-generation generation check heldout report estimate
 
-# The run that POP holds: its problem, target and K (ks-report -r), or
+# The run that POP holds: its problem, target and K (ks-query -r), or
 # nothing before ks-init has made it.
-ks_run := $(if $(wildcard $(POP)/run.json),$(shell $(KS_BIN)/ks-report -r '$(POP)' 2>/dev/null))
+ks_run := $(if $(wildcard $(POP)/run.json),$(shell $(KS_BIN)/ks-query -r '$(POP)' 2>/dev/null))
 # K: given, or the run's, or a new run's 3
 ks_k := $(or $(K),$(word 3,$(ks_run)),3)
 # What was given (command line, environment, a makefile) that the run is not:
@@ -117,7 +117,7 @@ ks_prev = $(word $(patsubst 0%,%,$(patsubst 0%,%,$1)),$(ks_gens))
 # The slots that the generations' plans leave empty (the offline proposer
 # had fewer than K untried configurations left, or none: "search space
 # exhausted"): they have no candidate, and make does not wait for one.
-ks_empty := $(if $(wildcard $(POP)/run.json),$(shell $(KS_BIN)/ks-report -e '$(POP)' 2>/dev/null))
+ks_empty := $(if $(wildcard $(POP)/run.json),$(shell $(KS_BIN)/ks-query -e '$(POP)' 2>/dev/null))
 
 # ks_cands G: the candidate directories of generation G (000: the seed alone).
 ks_cands = $(if $(filter 000,$1),$(POP)/gen-000/c0,$(filter-out $(ks_empty),$(foreach s,$(ks_slots),$(POP)/gen-$1/c$s)))
@@ -214,7 +214,7 @@ check: $(KS_BUILD)
 # with each kernel's speed-up on them beside its benchmark speed-up
 TOP ?= 5
 heldout: $(KS_BUILD)
-	@dirs=$$($(KS_BIN)/ks-report -t '$(TOP)' '$(POP)') || exit 1; \
+	@dirs=$$($(KS_BIN)/ks-query -t '$(TOP)' '$(POP)') || exit 1; \
 	for d in $$dirs; do $(KS_BIN)/ks-bench -H "$$d" || exit 1; done
 	@$(KS_BIN)/ks-report '$(POP)'
 

@@ -310,7 +310,7 @@ search() {
 	: >"$work/search-runs.txt"
 	for ((r = 1; r <= runs; r++)); do
 		make -s --no-print-directory -C "$root" generation N=10 K=3 POP="$work/search$r" >/dev/null 2>&1
-		best=$(ks-report -t 1 "$work/search$r" | tail -n 1)
+		best=$(ks-query -t 1 "$work/search$r" | tail -n 1)
 		# seed 2026 in the first run: the draw of the runs before this one
 		rbest=$(random_search "$work/random$r" $((2025 + r)))
 		echo "$r $best $rbest" >>"$work/search-runs.txt"

@@ -24,7 +24,8 @@ ks-implement;usage: ks-implement [-o file] pop/gen-NNN/cS;candidate.json;pop/gen
 ks-build;usage: ks-build [-o file] pop/gen-NNN/cS;KS_CC;pop/gen-000/c0;pop/gen-000/c1;-j
 ks-bench;usage: ks-bench [-H] [-o file] pop/gen-NNN/cS;KS_BENCH_TIMEOUT_S;pop/gen-000/c0;pop/gen-000/c1;-t
 ks-profile;usage: ks-profile [-o file] pop/gen-NNN[/cS];profile.json;pop/gen-000/c0;pop/gen-000/c1;-x
-ks-report;usage: ks-report [-b | -e | -E N | -g N | -r | -s | -t N | --html [-o file]] pop [pop2];-e  print only the candidate directories;pop;pop pop;-x
+ks-report;usage: ks-report [-b | -E N | -g N | -s | --html [-o file]] pop [pop2];-b  print only the summary lines;pop;pop pop;-x
+ks-query;usage: ks-query -r | -e | -t N pop;-e  the candidate directories;pop;pop;-x
 ks-lock;usage: ks-lock pop command [argument ...];pop/.lock;pop;;-x
 '
 
@@ -57,5 +58,5 @@ ks-lock;usage: ks-lock pop command [argument ...];pop/.lock;pop;;-x
 		assert_equal "$(find pop -printf '%p %s %T@\n' | sort)" "$before"
 		assert_not_exist new
 	done <<<"$USAGE"
-	assert_equal "$n" 9
+	assert_equal "$n" 10
 }

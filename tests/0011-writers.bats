@@ -54,6 +54,7 @@ fenced() {
 		for s in 0 1; do ks-implement pop/gen-001/c$s; ks-build pop/gen-001/c$s; ks-bench pop/gen-001/c$s; done
 		ks-build pop/gen-001/c0
 		ks-report pop >/dev/null
+		ks-query -r pop >/dev/null; ks-query -e pop >/dev/null; ks-query -t 2 pop >/dev/null
 		ks-report --html -o pop/report.html pop'
 	# the run took the paths it is meant to check
 	run jq -r '.repairs[0].ok, .rejected // "-"' pop/gen-001/c0/candidate.json

@@ -65,7 +65,7 @@ configs() {
 	assert_line --index 0 "ks: generations 0..3 of $BATS_TEST_TMPDIR/pop are complete: nothing to do"
 	assert_line --index 1 --partial "pop: generations 0..3, 4 kernels, 4 correct"
 	assert_line --index 2 --partial "pop: generation 2: search space exhausted: all 4 configurations"
-	run -0 ks-report -e pop
+	run -0 ks-query -e pop
 	assert_output "$(printf 'pop/gen-002/c%s\n' 0 1 2; printf 'pop/gen-003/c%s\n' 0 1 2)"
 }
 
@@ -78,7 +78,7 @@ configs() {
 	assert_exist pop/gen-002/c0/bench.json pop/gen-002/c1/bench.json
 	assert_not_exist pop/gen-002/c2
 	assert_equal "$(configs | sort -u | wc -l)" 6
-	run -0 ks-report -e pop
+	run -0 ks-query -e pop
 	assert_output pop/gen-002/c2
 }
 

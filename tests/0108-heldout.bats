@@ -21,7 +21,7 @@ heldout() {
 	cp pop/gen-000/c0/bench.json seed-bench.json
 	run -0 heldout TOP=1
 	# the seed and the best of generation 1, nothing else
-	run -0 ks-report -t 1 pop
+	run -0 ks-query -t 1 pop
 	assert_equal "${lines[0]}" pop/gen-000/c0
 	best=${lines[1]}
 	assert_equal "${#lines[@]}" 2
@@ -70,14 +70,14 @@ heldout() {
 	assert_file_not_exists other/run.json
 }
 
-@test "a population copied without its runners: kernel-scientist(7)'s ks-build of the kernels ks-report -t lists, then make heldout" {
+@test "a population copied without its runners: kernel-scientist(7)'s ks-build of the kernels ks-query -t lists, then make heldout" {
 	run -0 gen N=1 K=2
 	rm pop/gen-*/c*/runner
 	cp pop/gen-000/c0/bench.json seed-bench.json
 	run -2 heldout TOP=1
 	assert_output --partial "/pop/gen-000/c0/runner' is missing: run ks-build again"
 	# kernel-scientist(7)'s recipe (make heldout), word for word but for the names
-	for d in $(ks-report -t 1 pop); do ks-build "$d"; done
+	for d in $(ks-query -t 1 pop); do ks-build "$d"; done
 	run -0 heldout TOP=1
 	assert_line --regexp '^g000c0 .* 1\.00x +1\.00x '
 	run -0 jget pop/gen-000/c0/heldout.json .status

@@ -9,7 +9,7 @@ load helper/common
 load helper/llm
 
 # the C tools; ks-lock, make's; and the evaluator script
-TOOLS='ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report ks-lock ks-eval-popcorn'
+TOOLS='ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report ks-query ks-lock ks-eval-popcorn'
 
 setup_file() {
 	DEST=$BATS_FILE_TMPDIR/dest
@@ -240,7 +240,7 @@ $stderr}"
 			assert_file_exists "$PREFIX/share/man/man${xr#* }/${xr% *}.${xr#* }"
 		done < <(sed -n 's/^\.Xr \(ks-[a-z]*\|population\|kernel-scientist\) \([0-9]\).*/\1 \2/p' "$page")
 	done
-	assert_equal "$n" 13
+	assert_equal "$n" 14
 }
 
 @test "each tool's page: the sections a page has, the SYNOPSIS is the tool's usage line, the exit statuses 0, 1 and 2" {
@@ -375,6 +375,16 @@ $output"
 	run_examples ks-report.1 "$START"
 	assert_file_exists work/pop2/gen-002/hypotheses.json
 	run -0 grep -c '<svg' work/pop/report.html
+}
+
+@test "EXAMPLES of ks-query(1) run" {
+	run_examples ks-query.1 "$START"
+	assert_equal "$EXAMPLES_RUN" 3
+	run -0 "$PREFIX/bin/ks-query" -r work/pop
+	assert_output --regexp '^sgemm cpu [0-9]+$'
+	run -0 "$PREFIX/bin/ks-query" -t 2 work/pop
+	assert_line --index 0 work/pop/gen-000/c0
+	assert_equal "${#lines[@]}" 3
 }
 
 @test "EXAMPLES of ks-lock(1) run" {

@@ -1,6 +1,7 @@
 /*
  * ks-report - show a population: every kernel with its parents, status
- * and score, and the best one against the seed.
+ * and score, and the best one against the seed.  What the pipeline asks
+ * of a population is ks-query's.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -11,10 +12,7 @@
 
 struct opts {
 	int brief;	/* -b */
-	int empty;	/* -e */
-	int run;	/* -r */
 	int seed;	/* -s */
-	long top;	/* -t N; 0: not asked */
 	long gen;	/* -g N; -1: not asked */
 	long estimate;	/* -E N; -1: not asked */
 	int html;	/* --html */
@@ -35,24 +33,21 @@ on_flag(int ch, const char *value, void *arg)
 		o->html = 1;
 	else if (ch == 'o')
 		o->out = value;
-	else if (ch == 'e')
-		o->empty = 1;
-	else if (ch == 'r')
-		o->run = 1;
-	else if (ch == 's')
+	else if (ch == 'e' || ch == 'r' || ch == 't') {
+		/* (the pipeline's questions moved to a tool of their own) */
+		ks_warnx("-%c is ks-query's: ks-query -%c%s pop", ch, ch, ch == 't' ? " N" : "");
+		return 2;
+	} else if (ch == 's')
 		o->seed = 1;
 	else if (ch == 'g' && ks_parse_int(value, 0, KS_MAX_GEN, &o->gen) < 0) {
 		ks_warnx("-g takes a generation from 0 to %d, not '%s'", KS_MAX_GEN, value);
-		return 2;
-	} else if (ch == 't' && ks_parse_int(value, 1, 1000, &o->top) < 0) {
-		ks_warnx("-t takes a number of kernels from 1 to 1000, not '%s'", value);
 		return 2;
 	} else if (ch == 'E' && ks_parse_int(value, 0, KS_MAX_GEN, &o->estimate) < 0) {
 		ks_warnx("-E takes a generation from 0 to %d, not '%s'", KS_MAX_GEN, value);
 		return 2;
 	}
-	if (o->brief + o->empty + o->run + o->seed + (o->top > 0) + (o->gen >= 0) + o->html + (o->estimate >= 0) > 1) {
-		ks_warnx("-b, -e, -E, -g, -r, -s, -t and --html do not go together: each prints a report of its own");
+	if (o->brief + o->seed + (o->gen >= 0) + o->html + (o->estimate >= 0) > 1) {
+		ks_warnx("-b, -E, -g, -s and --html do not go together: each prints a report of its own");
 		return 2;
 	}
 	return 0;
@@ -161,33 +156,6 @@ print_generation(const char *root, const struct ks_cand *c, size_t n, long gen, 
 		printf(", %.2fx the seed", seed->score_us / sofar->score_us);
 	printf("\n");
 	ks_buf_free(&st);
-}
-
-/* -t N: the seed's directory and the N best correct kernels', one a line: what make heldout benches */
-static void
-print_top(const struct ks_cand *c, size_t n, long top)
-{
-	size_t *order = ks_ecalloc(n ? n : 1, sizeof(*order)), m = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (c[i].gen == 0 && c[i].score_us > 0)
-			printf("%s\n", c[i].dir);
-	for (size_t i = 0; i < n; i++)
-		if (c[i].gen > 0 && c[i].score_us > 0)
-			order[m++] = i;
-	/* a selection by score, as few as asked */
-	for (size_t k = 0; k < m && (long)k < top; k++) {
-		size_t best = k;
-
-		for (size_t j = k + 1; j < m; j++)
-			if (c[order[j]].score_us < c[order[best]].score_us)
-				best = j;
-		size_t t = order[k];
-		order[k] = order[best];
-		order[best] = t;
-		printf("%s\n", c[order[k]].dir);
-	}
-	free(order);
 }
 
 static const char *
@@ -399,189 +367,6 @@ print_usage(const char *root)
 		printf("%s: %ld LLM tries failed after their request went out: the provider may have billed them "
 		    "(see llm-usage.jsonl)\n", root, u.failed_calls);
 	return 0;
-}
-
-/* -E: one stage's part of an estimate: its calls so far and what one costs, from the ledger or a guess */
-struct stage_cost {
-	const char *stage;
-	double calls_per_gen, prompt, completion;	/* tokens per billed call */
-	long billed;					/* its billed calls in the ledger so far */
-};
-
-/* "1,234,567": a count of tokens as a person reads it */
-static void
-print_count(double v)
-{
-	char digits[32];
-	int len, i;
-
-	len = snprintf(digits, sizeof digits, "%.0f", v);
-	for (i = 0; i < len; i++)
-		printf("%c%s", digits[i], (len - i - 1) % 3 == 0 && i < len - 1 ? "," : "");
-}
-
-/* the characters of a problem file or a prompt template, 0 when it cannot be read */
-static double
-file_chars(const char *path)
-{
-	size_t n = 0;
-	char *text = path && ks_exists(path) ? ks_file_read(path, &n) : NULL;
-
-	free(text);
-	return (double)n;
-}
-
-/*
- * What a stage's call costs where the ledger has none billed yet: its
- * prompt from the sizes of what it holds (the template, the task, the
- * seed's code once or twice), at about 4 characters a token; its reply
- * a choice (select), five plans (hypothesize, about 2,500 tokens as
- * BENCHMARKS.md measured them) or a kernel a little longer than the seed.
- */
-static void
-guess_cost(struct stage_cost *sc, const struct ks_problem *p, double seed_chars)
-{
-	char *prompts = ks_data_dir("prompts", "KS_PROMPTS_DIR"), *tpath, *task = ks_problem_file(p, "task");
-	double tmpl, task_chars = file_chars(task);
-
-	tpath = ks_easprintf("%s/%s.md", prompts, sc->stage);
-	tmpl = file_chars(tpath);
-	if (strcmp(sc->stage, "select") == 0) {
-		sc->prompt = (tmpl + 1500) / 4;
-		sc->completion = 100;
-	} else if (strcmp(sc->stage, "hypothesize") == 0) {
-		sc->prompt = (tmpl + task_chars + seed_chars + 3000) / 4;
-		sc->completion = 2500;
-	} else {
-		sc->prompt = (tmpl + task_chars + 2 * seed_chars + 1500) / 4;
-		sc->completion = 1.2 * seed_chars / 4;
-	}
-	free(tpath);
-	free(prompts);
-	free(task);
-}
-
-/* the highest generation whose plans are made (hypotheses.json), 0 when none is */
-static long
-last_planned(const char *root)
-{
-	size_t ngens;
-	long *gens = ks_gens_list(root, &ngens), last = 0;
-
-	for (size_t i = 0; i < ngens; i++)
-		if (gens[i] > last && ks_plans_kept(root, gens[i]) >= 0)
-			last = gens[i];
-	free(gens);
-	return last;
-}
-
-/*
- * -E N: the LLM calls and tokens that making generations up to N will
- * take, from the ledger's calls so far (per generation and per call, by
- * stage), or from the prompts' sizes before any call was billed.
- */
-static int
-print_estimate(const char *pop, const struct ks_run *run, long n)
-{
-	struct stage_cost sc[3] = { { "select", 1, 0, 0, 0 }, { "hypothesize", 1, 0, 0, 0 },
-		{ "implement", (double)run->k, 0, 0, 0 } };
-	struct ks_stage_usage su[8];
-	struct ks_problem p;
-	size_t ns;
-	long done = last_planned(run->root), todo = n - done, budget = 0;
-	double calls = 0, prompt = 0, completion = 0, seed_chars = 0;
-	const char *b = getenv("KS_MAX_TOKENS");
-	struct ks_usage u;
-	char *seed;
-	int guessed = 0;
-
-	if (todo <= 0) {
-		printf("%s: the plans of generations 1..%ld are made: making generation %ld takes no LLM call\n", pop,
-		    done, n);
-		return 0;
-	}
-	if (ks_ledger_stages(run->root, su, 8, &ns) < 0 || ks_ledger_load(run->root, &u) < 0 ||
-	    ks_problem_load(run->problem, &p) < 0)
-		return -1;
-	seed = ks_problem_file(&p, "seed_kernel");
-	seed_chars = file_chars(seed);
-	free(seed);
-	for (int i = 0; i < 3; i++) {
-		for (size_t k = 0; k < ns; k++) {
-			const struct ks_usage *x = &su[k].u;
-			long billed = x->calls - x->cached_calls;
-
-			if (strcmp(su[k].stage, sc[i].stage) != 0 || billed <= 0)
-				continue;
-			sc[i].billed = billed;
-			sc[i].prompt = (double)x->prompt_tokens / billed;
-			sc[i].completion = (double)x->completion_tokens / billed;
-			/* re-asks and repairs included: the calls each generation made so far */
-			if (done > 0)
-				sc[i].calls_per_gen = (double)x->calls / done;
-		}
-		if (!sc[i].billed) {
-			guess_cost(&sc[i], &p, seed_chars);
-			guessed = 1;
-		}
-		calls += sc[i].calls_per_gen * todo;
-		prompt += sc[i].calls_per_gen * todo * sc[i].prompt;
-		completion += sc[i].calls_per_gen * todo * sc[i].completion;
-	}
-	printf("%s: making generations %ld..%ld (%ld of K=%ld) takes about %.0f LLM calls, ", pop, done + 1, n, todo,
-	    run->k, calls);
-	print_count(prompt);
-	printf(" prompt and ");
-	print_count(completion);
-	printf(" completion tokens%s\n", guessed ? " (a stage with no call billed yet is guessed from the sizes of "
-	    "its prompt's parts, at 4 characters a token)" : "");
-	for (int i = 0; i < 3; i++) {
-		printf("  %s: %.1f calls a generation, each about ", sc[i].stage, sc[i].calls_per_gen);
-		print_count(sc[i].prompt);
-		printf(" prompt and ");
-		print_count(sc[i].completion);
-		if (sc[i].billed)
-			printf(" completion tokens (the ledger's %ld billed calls)\n", sc[i].billed);
-		else
-			printf(" completion tokens (guessed)\n");
-	}
-	if (b && *b && ks_parse_int(b, 1, 1000000000000L, &budget) == 0) {
-		double used = (double)(u.prompt_tokens + u.completion_tokens), per_gen = (prompt + completion) / todo;
-		long lasts = per_gen > 0 ? (long)((budget - used) / per_gen) : todo;
-
-		printf("  KS_MAX_TOKENS=%ld: %.0f tokens billed so far; ", budget, used);
-		if (lasts >= todo)
-			printf("the rest of the budget covers these generations\n");
-		else if (lasts <= 0)
-			printf("the budget is spent: raise it to go on\n");
-		else
-			printf("the rest of the budget lasts about %ld generations, to generation %ld\n", lasts, done + lasts);
-	}
-	ks_problem_free(&p);
-	return 0;
-}
-
-/*
- * -e: the candidate directories that the generations' plans leave empty
- * (fewer kept plans than K: the offline proposer had fewer untried
- * configurations, or none), one per line, for pipeline.mk not to wait for.
- */
-static void
-print_empty_slots(const char *pop, const struct ks_run *run)
-{
-	size_t ngens;
-	long *gens = ks_gens_list(run->root, &ngens);
-
-	for (size_t i = 0; i < ngens; i++) {
-		int kept = ks_plans_kept(run->root, gens[i]);
-
-		if (kept < 0)	/* no plans yet */
-			continue;
-		/* named as make names them: pop as given */
-		for (long s = kept; s < run->k; s++)
-			printf("%s/gen-%03ld/c%ld\n", pop, gens[i], s);
-	}
-	free(gens);
 }
 
 /* The first generation whose plans say the search space is exhausted, and why. */
@@ -836,28 +621,23 @@ main(int argc, char *argv[])
 	int rval = 0;
 	const char *other = NULL;
 	static const struct option longopts[] = { { "html", no_argument, NULL, OPT_HTML }, { NULL, 0, NULL, 0 } };
-	struct ks_args_spec spec = { "[-b | -e | -E N | -g N | -r | -s | -t N | --html [-o file]] pop [pop2]",
+	struct ks_args_spec spec = { "[-b | -E N | -g N | -s | --html [-o file]] pop [pop2]",
 		"  Prints a table of every kernel of pop (id, parents, status, score in\n"
 		"  microseconds, speed-up over the seed, spread: the largest relative\n"
 		"  standard error of its shapes, ! when one did not converge) and a\n"
 		"  summary line; then each result that changed after a later\n"
 		"  generation was made from it, and where the search space was exhausted.\n"
 		"  -b  print only the summary lines\n"
-		"  -e  print only the candidate directories that the generations' plans\n"
-		"      leave empty (the offline proposer had fewer than K untried\n"
-		"      configurations left), one per line: what pipeline.mk skips\n"
 		"  -E N  print only an estimate of the LLM calls and tokens that making\n"
 		"      generations up to N takes, by stage, from the ledger so far (make\n"
 		"      estimate N=...)\n"
 		"  -g N  print only the line that ends generation N in make's output: its\n"
 		"      kernels by status, its best, the best so far (nothing under KS_QUIET\n"
 		"      or KS_PROGRESS=0); and write pop/report.html again where it exists\n"
-		"  -r  print only the run's problem, target and K (run.json), on one line:\n"
-		"      what make generation goes on with\n"
+
 		"  -s  print only the seed's verdict (what make check says); exit 1\n"
 		"      unless the seed is ok\n"
-		"  -t N  print only the directories of the seed and of the N best correct\n"
-		"      kernels, one per line: what make heldout benches on the held-out shapes\n"
+
 		"  --html  print instead one HTML page that needs no network: the best\n"
 		"      score by generation with every kernel as a dot, the lineage, the\n"
 		"      table (sorted by a click on a header), each plan's expected uplift\n"
@@ -869,7 +649,9 @@ main(int argc, char *argv[])
 		"  0.8 of its benchmark speed-up.\n"
 		"  With two populations of one problem and target: the best score so far at\n"
 		"  every generation of each, side by side, and which run reached first the\n"
-		"  score both reached.\n", "bE:eg:o:rst:", on_flag, &o, &other, longopts, NULL };
+		"  score both reached.\n"
+		"  What the pipeline asks of a population (its run, its empty slots, its\n"
+		"  best kernels' folders) is ks-query's.\n", "bE:eg:o:rst:", on_flag, &o, &other, longopts, NULL };
 	const char *root = ks_args(argc, argv, &spec);
 	struct ks_cand *c;
 	const struct ks_cand *seed = NULL;
@@ -881,8 +663,8 @@ main(int argc, char *argv[])
 		return 2;
 	}
 	if (other) {
-		if (o.brief || o.empty || o.run || o.seed || o.top || o.gen >= 0 || o.html || o.estimate >= 0) {
-			ks_warnx("two populations are compared without -b, -e, -E, -g, -r, -s, -t or --html");
+		if (o.brief || o.seed || o.gen >= 0 || o.html || o.estimate >= 0) {
+			ks_warnx("two populations are compared without -b, -E, -g, -s or --html");
 			return 2;
 		}
 		rval = compare(root, other);
@@ -890,18 +672,8 @@ main(int argc, char *argv[])
 	}
 	if (ks_run_load(root, &run) < 0)
 		return 1;
-	if (o.run) {
-		printf("%s %s %ld\n", run.problem, run.target, run.k);
-		ks_run_free(&run);
-		return ks_fclose_stdout() < 0;
-	}
-	if (o.empty) {
-		print_empty_slots(root, &run);
-		ks_run_free(&run);
-		return ks_fclose_stdout() < 0;
-	}
 	if (o.estimate >= 0) {
-		rval = print_estimate(root, &run, o.estimate) < 0;
+		rval = ks_estimate_print(root, &run, o.estimate) < 0;
 		ks_run_free(&run);
 		return ks_fclose_stdout() < 0 ? 1 : rval;
 	}
@@ -919,12 +691,6 @@ main(int argc, char *argv[])
 	if (o.gen >= 0) {
 		print_generation(root, c, n, o.gen, seed);
 		refresh_page(&run, c, n);
-		ks_cands_free(c, n);
-		ks_run_free(&run);
-		return ks_fclose_stdout() < 0;
-	}
-	if (o.top > 0) {
-		print_top(c, n, o.top);
 		ks_cands_free(c, n);
 		ks_run_free(&run);
 		return ks_fclose_stdout() < 0;

@@ -31,7 +31,7 @@ one() {
 		slot=$((slot + 1))
 	done
 	# what make heldout does, without make (the tools may be built elsewhere)
-	for d in $(ks-report -t "$#" "$pop"); do ks-bench -H "$d" || failed=1; done
+	for d in $(ks-query -t "$#" "$pop"); do ks-bench -H "$d" || failed=1; done
 	ks-report "$pop"
 	for h in "$pop"/gen-00*/c*/heldout.json; do
 		python3 - "$h" <<'PY' || failed=1

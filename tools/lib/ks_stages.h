@@ -35,4 +35,11 @@ char *ks_report_html(const struct ks_run *run, const struct ks_cand *c, size_t n
  */
 int ks_settings_check(const char *root, const char *problem, const char *target);
 
+/*
+ * ks_estimate.c: ks-report -E n: prints the LLM calls and tokens that
+ * making generations up to n of run (pop as the user named it) takes;
+ * 0, or -1 said.
+ */
+int ks_estimate_print(const char *pop, const struct ks_run *run, long n);
+
 #endif
