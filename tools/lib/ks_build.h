@@ -297,4 +297,31 @@ void ks_load_after(struct ks_load *l, cJSON *res, double harness_s, char **noisy
 double ks_load_children_s(const struct ks_load *l);
 void ks_load_close(struct ks_load *l);
 
+/*
+ * ks_verdict.c: what the harness said, made into bench.json's record.
+ * The job says what the bench was: the candidate's id, problem, target,
+ * the shapes timed, the device and sandbox described, the harness's time
+ * limit, and the base timed beside it (versus_id "" for none; versus_error
+ * why it could not be, or NULL).
+ */
+struct ks_verdict_job {
+	const char *id;
+	const struct ks_problem *prob;
+	const struct ks_target *target;
+	const cJSON *shapes;
+	const char *device, *sandbox;
+	double timeout_s;
+	const char *versus_id, *versus_error;
+};
+/* A record of status and message (NULL: none) and nothing measured. */
+cJSON *ks_verdict_new(const struct ks_verdict_job *j, const char *status, const char *message);
+/*
+ * The record of a harness run (pr) that wrote its verdict to json_path
+ * and its output to log_path: ok or incorrect from what it wrote, anything
+ * else a timeout, a crash or a rejection.  *cpu_s: the CPU time the
+ * harness says its processes used, else -1.
+ */
+cJSON *ks_verdict(const struct ks_verdict_job *j, const char *json_path, const struct ks_proc_result *pr,
+    const char *log_path, double *cpu_s);
+
 #endif
