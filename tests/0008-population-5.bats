@@ -70,10 +70,11 @@ assert_keys() {
 
 @test "population(5) lists exactly the statuses that ks-bench can write" {
 	local written documented
-	# new_result(b, "STATUS", ...) and ks_json_set_str(res, "status", "STATUS")
-	written=$(grep -oE '(new_result\([a-z_]+, |"status", )"[a-z_]+"' "$KS_ROOT/tools/ks-bench.c" |
-		grep -oE '"[a-z_]+"$' | tr -d '"' | sort -u)
-	[ "$(wc -l <<<"$written")" -ge 7 ] || fail "found only these statuses in ks-bench.c: $written"
+	# new_result(b, "STATUS", ...), ks_verdict_new(b, "STATUS", ...) and ks_json_set_str(res, "status", "STATUS"),
+	# in ks-bench and the verdict it makes of the harness's output
+	written=$(grep -ohE '((new_result|ks_verdict_new)\([a-z_&]+, |"status", )"[a-z_]+"' "$KS_ROOT/tools/ks-bench.c" \
+		"$KS_ROOT/tools/lib/ks_verdict.c" | grep -oE '"[a-z_]+"$' | tr -d '"' | sort -u)
+	[ "$(wc -l <<<"$written")" -ge 7 ] || fail "found only these statuses in ks-bench.c and ks_verdict.c: $written"
 	# the ".It Li STATUS" items of the list under ".It Va status"
 	documented=$(section bench.json | awk '/^\.It Va status / { on = 1; next } on && /^\.El/ { exit }
 		on && /^\.It Li / { print $3 }' | sort -u)
