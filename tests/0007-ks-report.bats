@@ -170,7 +170,14 @@ T
 	run -1 --separate-stderr ks-report a r
 	assert_equal "$stderr" "ks-report: 'a' is sgemm on cpu, 'r' is rmsnorm on cuda: their scores do not compare"
 	run -2 --separate-stderr ks-report -b a b
-	assert_equal "$stderr" "ks-report: two populations are compared without -b, -e, -E, -g, -r, -s, -t or --html"
+	assert_equal "$stderr" "ks-report: two populations are compared without -b, -E, -g, -s or --html"
+	# the pipeline's questions are ks-query's: the old flags say where they went
+	run -2 --separate-stderr ks-report -r a
+	assert_equal "$stderr" "ks-report: -r is ks-query's: ks-query -r pop"
+	run -2 --separate-stderr ks-report -t 2 a
+	assert_equal "$stderr" "ks-report: -t is ks-query's: ks-query -t N pop"
+	run -0 ks-query -r a
+	assert_output "sgemm cpu 3"
 }
 
 # ledger_line STAGE PROMPT COMPLETION [CACHED]: one usage record, as ks_llm.c appends it

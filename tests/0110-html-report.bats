@@ -227,9 +227,9 @@ T
 	run -2 --separate-stderr ks-report -o out.html pop
 	assert_equal "$stderr" "ks-report: -o names the file of the --html page: it goes with --html"
 	run -2 --separate-stderr ks-report --html -b pop
-	assert_equal "$stderr" "ks-report: -b, -e, -E, -g, -r, -s, -t and --html do not go together: each prints a report of its own"
+	assert_equal "$stderr" "ks-report: -b, -E, -g, -s and --html do not go together: each prints a report of its own"
 	run -2 --separate-stderr ks-report --html pop pop
-	assert_equal "$stderr" "ks-report: two populations are compared without -b, -e, -E, -g, -r, -s, -t or --html"
+	assert_equal "$stderr" "ks-report: two populations are compared without -b, -E, -g, -s or --html"
 	run -2 --separate-stderr ks-report --htmlx pop
 	assert_equal "${stderr_lines[0]}" "ks-report: unrecognized option '--htmlx'"
 	assert_not_exist out.html
