@@ -112,12 +112,12 @@ tests/unit/bin/fp8acc: tests/unit/fp8acc.c kernels/fp8-mm/reference.c kernels/fp
 
 # test: the tools built with -Werror, and the unit tests, then every tests/*.bats file run
 test: deps-test
-	@$(MAKE) --no-print-directory WERROR=-Werror tools units
+	@$(MAKE) --no-print-directory -j$$(nproc 2>/dev/null || echo 2) WERROR=-Werror tools units
 	@tests/run
 
 # test-all: as test, with the slow tests too (a real 5-generation run, many kills)
 test-all: deps-test
-	@$(MAKE) --no-print-directory WERROR=-Werror tools units
+	@$(MAKE) --no-print-directory -j$$(nproc 2>/dev/null || echo 2) WERROR=-Werror tools units
 	@KS_TEST_ALL=1 tests/run
 
 # bench: the benchmark suite (not part of test): what a generation costs beside compiling and
@@ -133,13 +133,23 @@ bench: tools deps-bench
 FUZZ_CC ?= $(shell command -v clang || command -v clang-15)
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = fuzz_json fuzz_reply
-FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-D_GNU_SOURCE -Itools/lib $(shell pkg-config --cflags libcjson)
+FUZZ_SAN = address,undefined -fno-sanitize-recover=undefined
+FUZZ_FLAGS = -g -O1 -D_GNU_SOURCE -Itools/lib $(shell pkg-config --cflags libcjson)
+FUZZ_LIB = tests/fuzz/bin/libks-fuzz.a
 
-# tests/fuzz/bin/fuzz_X: the fuzzer, from tests/fuzz/fuzz_X.c and the library's sources
-tests/fuzz/bin/%: tests/fuzz/%.c $(KS_LIB_SRCS) $(KS_LIB_HDRS)
+# tests/fuzz/bin/obj/X.o: a library source instrumented for the fuzzers (coverage, sanitizers), compiled once
+# for all of them
+tests/fuzz/bin/obj/%.o: tools/lib/%.c $(KS_LIB_HDRS)
+	@mkdir -p tests/fuzz/bin/obj
+	$(ks_deps)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -c -o $@ $<
+
+$(FUZZ_LIB): $(KS_LIB_SRCS:tools/lib/%.c=tests/fuzz/bin/obj/%.o)
+	rm -f $@ && $(AR) rcs $@ $^
+
+# tests/fuzz/bin/fuzz_X: the fuzzer, from tests/fuzz/fuzz_X.c and the instrumented library
+tests/fuzz/bin/%: tests/fuzz/%.c $(FUZZ_LIB) $(KS_LIB_HDRS)
 	@mkdir -p tests/fuzz/bin
-	$(ks_deps)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(KS_LIB_SRCS) $(KS_LDLIBS)
+	$(ks_deps)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,$(FUZZ_SAN) -o $@ $< $(FUZZ_LIB) $(KS_LDLIBS)
 
 # fuzz: each fuzzer run for FUZZ_SECONDS over a copy of its corpus
 fuzz: $(FUZZ_TARGETS:%=tests/fuzz/bin/%)
