@@ -79,7 +79,7 @@ find_versus(struct bench *b)
 	if (!b->set.versus_on || b->heldout || !b->target->judge_common)
 		return;
 	path = ks_easprintf("%s/candidate.json", b->dir);
-	if (ks_cand_rec_load(path, KS_QUIET, &cand) != 0) {
+	if (ks_cand_rec_load(path, KS_LOAD_SILENT, &cand) != 0) {
 		free(path);
 		return;
 	}
@@ -92,7 +92,7 @@ find_versus(struct bench *b)
 	ks_cand_rec_free(&cand);
 	bdir = ks_cand_dir(b->root, g, s);
 	path = ks_easprintf("%s/bench.json", bdir);
-	if (ks_bench_rec_load(path, KS_QUIET, &base) != 0)
+	if (ks_bench_rec_load(path, KS_LOAD_SILENT, &base) != 0)
 		b->versus_error = ks_easprintf("the base %s has no bench.json to stand on", b->versus_id);
 	else if (strcmp(base.status, "ok") != 0)
 		b->versus_error = ks_easprintf("the base %s has no time (status %s)", b->versus_id, base.status);
@@ -397,7 +397,7 @@ launch(const char *dir, const char *out, int heldout)
 	if (!launcher || !*launcher)
 		return -1;
 	bpath = ks_easprintf("%s/build.json", dir);
-	if (ks_build_rec_load(bpath, KS_QUIET, &build) == 0) {
+	if (ks_build_rec_load(bpath, KS_LOAD_SILENT, &build) == 0) {
 		built = build.ok && !build.rejected;
 		ks_build_rec_free(&build);
 	} else {

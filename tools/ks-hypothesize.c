@@ -140,21 +140,21 @@ hypothesize(const char *dir, const char *out)
 	const char *ex;
 	long gen, picks[KS_MAX_K], nkeep;
 	size_t n = 0;
-	int rc = 1, online = -1, asked = 0;
+	int rc = 1, offline = -1, asked = 0;
 	struct ks_calibration cal;
 
 	if (ks_gen_dir_parse(dir, &root, &gen) < 0)
 		return 1;
 	if (ks_run_load(root, &run) < 0)
 		goto out;
-	if ((online = ks_llm_open(&llm, "hypothesize", root, gen - 1)) < 0 || ks_cands_load(root, gen, 0, &c, &n) < 0 ||
+	if ((offline = ks_llm_open(&llm, "hypothesize", root, gen - 1)) < 0 || ks_cands_load(root, gen, 0, &c, &n) < 0 ||
 	    ks_select_load(dir, c, n, &base, &ref) < 0)
 		goto out_run;
 	/* the track record of the plans before these: shown to the model, kept in hypotheses.json */
 	ks_calibrate(c, n, &cal);
 	/* a search that ends here (select.json "stop") makes no plans and asks no model */
 	h = stopped(dir);
-	if (!h && online == 0) {
+	if (!h && offline == 0) {
 		asked = 1;
 		h = ask_model(&llm, dir, gen, &run, base, ref, c, n, &cal);
 	} else if (!h) {
@@ -191,7 +191,7 @@ hypothesize(const char *dir, const char *out)
 	if (ks_json_save(path, h) == 0)
 		rc = 0;
 out_run:
-	if (online == 0)
+	if (offline == 0)
 		ks_llm_close(&llm);
 	ks_run_free(&run);
 out:

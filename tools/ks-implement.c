@@ -325,7 +325,7 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 	struct ks_llm llm;
 	size_t n = 0;
 	long idx;
-	int online = -1, tries;
+	int offline = -1, tries;
 
 	/* a bad setting is said before any call is paid for */
 	if ((tries = ks_repair_tries()) < 0)
@@ -333,7 +333,7 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 	/* target external compiles nothing here: its evaluator says whether the code builds */
 	if (ks_target_external(s->target))
 		tries = 0;
-	if ((online = ks_llm_open(&llm, "implement", s->root, (s->gen - 1) * s->run.k + s->slot)) < 0 || ks_problem_load(s->run.problem, &p) < 0 ||
+	if ((offline = ks_llm_open(&llm, "implement", s->root, (s->gen - 1) * s->run.k + s->slot)) < 0 || ks_problem_load(s->run.problem, &p) < 0 ||
 	    ks_cands_load(s->root, s->gen, 0, &c, &n) < 0 ||
 	    ks_select_load(gdir, c, n, &base, &ref) < 0 || !(h = ks_hypotheses_load(gdir, s->run.k)))
 		goto out;
@@ -364,7 +364,7 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 		if (!(kpath = ks_cand_kernel_path(base)) || !(bsrc = ks_file_read(kpath, NULL)) ||
 		    !(src = apply_changes(bsrc, plan, where)))
 			goto out;
-	} else if (online == 1) {
+	} else if (offline == 1) {
 		ks_warnx("'%s': plan %ld has no \"changes\" for the offline proposer to apply: "
 		    "configure an LLM (KS_LLM_PROVIDER, KS_LLM_URL, KS_MODEL)", where, idx);
 		goto out;
@@ -373,12 +373,12 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 	} else if (src && !(src = repaired(s, &llm, &p, plan, tries, src, repairs))) {
 		goto out;
 	}
-	*cand = new_candidate(s, base->id, ref->id, online == 0 && !cJSON_GetObjectItemCaseSensitive(plan, "changes")
+	*cand = new_candidate(s, base->id, ref->id, offline == 0 && !cJSON_GetObjectItemCaseSensitive(plan, "changes")
 	    ? llm.model : "offline");
 	cJSON *kept = cJSON_Duplicate(plan, 1);
 	cJSON_AddNumberToObject(kept, "index", (double)idx);
 	cJSON_ReplaceItemInObjectCaseSensitive(*cand, "plan", kept);
-	if (online == 0)
+	if (offline == 0)
 		ks_llm_usage_json(&llm, *cand);
 	if (*rejected)
 		cJSON_AddStringToObject(*cand, "rejected", *rejected);
@@ -394,7 +394,7 @@ out:
 	cJSON_Delete(form);
 	cJSON_Delete(repairs);
 	ks_problem_free(&p);
-	if (online == 0)
+	if (offline == 0)
 		ks_llm_close(&llm);
 	cJSON_Delete(h);
 	ks_cands_free(c, n);

@@ -52,7 +52,7 @@ load_as_files(const char *text, size_t size)
 
 	put(file, text, size);
 	put(ledger, text, size);
-	for (int flags = 0; flags <= KS_QUIET; flags += KS_QUIET) {
+	for (int flags = 0; flags <= KS_LOAD_SILENT; flags += KS_LOAD_SILENT) {
 		if (ks_cand_rec_load(file, flags, &c) == 0)
 			ks_cand_rec_free(&c);
 		if (ks_build_rec_load(file, flags, &b) == 0)

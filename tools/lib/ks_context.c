@@ -749,7 +749,7 @@ ks_ctx_build_warnings(const struct ks_cand *base)
 	int keep = 0;
 
 	ks_buf_puts(&b, "");
-	if (!kernel || ks_build_rec_load(path, KS_QUIET, &rec) != 0) {
+	if (!kernel || ks_build_rec_load(path, KS_LOAD_SILENT, &rec) != 0) {
 		free(path);
 		free(kernel);
 		return b.s;

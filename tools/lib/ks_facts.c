@@ -331,7 +331,7 @@ compiler_version(const struct ks_target *t, const struct ks_cand *c, size_t n)
 		struct ks_build_rec rec;
 		char *v = NULL;
 
-		if (ks_build_rec_load(path, KS_QUIET, &rec) == 0) {
+		if (ks_build_rec_load(path, KS_LOAD_SILENT, &rec) == 0) {
 			if (rec.compiler && *rec.compiler && rec.target && strcmp(rec.target, t->name) == 0)
 				v = ks_estrdup(rec.compiler);
 			ks_build_rec_free(&rec);

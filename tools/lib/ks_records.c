@@ -132,7 +132,7 @@ load_object(const char *path, int flags, cJSON **json)
 	*json = NULL;
 	if ((flags & KS_OPTIONAL) && !ks_exists(path))
 		return 1;
-	if (!(flags & KS_QUIET))
+	if (!(flags & KS_LOAD_SILENT))
 		*json = ks_json_load(path);
 	else if ((text = ks_file_read_quiet(path, &len))) {
 		*json = strlen(text) == len ? ks_json_parse(text, len, NULL) : NULL;
@@ -141,7 +141,7 @@ load_object(const char *path, int flags, cJSON **json)
 	if (!*json)
 		return -1;
 	if (!cJSON_IsObject(*json)) {
-		note(flags & KS_QUIET ? NULL : path, "expected a JSON object");
+		note(flags & KS_LOAD_SILENT ? NULL : path, "expected a JSON object");
 		cJSON_Delete(*json);
 		*json = NULL;
 		return -1;
@@ -217,7 +217,7 @@ id_field(const cJSON *obj, const char *f, const char **id, long *gen, long *slot
 int
 ks_cand_rec_load(const char *path, int flags, struct ks_cand_rec *c)
 {
-	const char *f = flags & KS_QUIET ? NULL : path;
+	const char *f = flags & KS_LOAD_SILENT ? NULL : path;
 	const cJSON *parents;
 	long g, s;
 	int rc;
@@ -261,7 +261,7 @@ ks_cand_rec_free(struct ks_cand_rec *c)
 int
 ks_build_rec_load(const char *path, int flags, struct ks_build_rec *b)
 {
-	const char *f = flags & KS_QUIET ? NULL : path;
+	const char *f = flags & KS_LOAD_SILENT ? NULL : path;
 	int rc;
 
 	memset(b, 0, sizeof *b);
@@ -390,7 +390,7 @@ machine_field(struct ks_bench_rec *b, const char *f)
 int
 ks_bench_rec_load(const char *path, int flags, struct ks_bench_rec *b)
 {
-	const char *f = flags & KS_QUIET ? NULL : path;
+	const char *f = flags & KS_LOAD_SILENT ? NULL : path;
 	long g, s;
 	int rc, ok;
 
@@ -467,7 +467,7 @@ seen_check(const cJSON *seen, const char *f)
 int
 ks_select_rec_load(const char *path, int flags, struct ks_select_rec *s)
 {
-	const char *f = flags & KS_QUIET ? NULL : path;
+	const char *f = flags & KS_LOAD_SILENT ? NULL : path;
 	long g, k;
 	int rc;
 

@@ -30,11 +30,11 @@ int ks_cand_dir_parse(const char *dir, char **root, long *gen, long *slot);
  * A loader reads the file, checks every field that population(5) gives
  * it (an error line names the file and the field), and fills a record
  * whose pointers point into its json; free it with the matching _free.
- * Returns 0 when loaded, -1 with a message (none under KS_QUIET), and 1
+ * Returns 0 when loaded, -1 with a message (none under KS_LOAD_SILENT), and 1
  * under KS_OPTIONAL when the file does not exist (yet).
  */
 #define KS_OPTIONAL 1   /* absent: return 1, quietly */
-#define KS_QUIET 2      /* no message at all: a file about to be replaced, say */
+#define KS_LOAD_SILENT 2      /* no message at all: a file about to be replaced, say */
 struct ks_cand_rec {          /* candidate.json, written by ks-implement */
 	cJSON *json;
 	const char *id;

@@ -83,7 +83,7 @@ ks_html_generation(struct page *p, long g)
 	int i = 0;
 
 	ks_buf_printf(b, "<section class=\"gen\" id=\"gen-%03ld\"><h3>Generation %ld</h3>\n", g, g);
-	if (ks_select_rec_load(path, KS_OPTIONAL | KS_QUIET, &sel) == 0) {
+	if (ks_select_rec_load(path, KS_OPTIONAL | KS_LOAD_SILENT, &sel) == 0) {
 		ks_buf_puts(b, "<p>Base ");
 		ks_html_esc(b, sel.base);
 		ks_buf_puts(b, ", reference ");
@@ -225,7 +225,7 @@ ks_html_kernel(struct page *p, const struct ks_cand *c)
 		char *path = ks_easprintf("%s/build.json", c->dir);
 		struct ks_build_rec br;
 
-		if (ks_build_rec_load(path, KS_OPTIONAL | KS_QUIET, &br) == 0) {
+		if (ks_build_rec_load(path, KS_OPTIONAL | KS_LOAD_SILENT, &br) == 0) {
 			const char *d = br.rejected ? br.rejected : br.diagnostics;
 
 			if (d && *d) {
