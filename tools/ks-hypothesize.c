@@ -174,10 +174,10 @@ hypothesize(const char *dir, const char *out)
 	if (ks_hypotheses_check(h, where, 0) < 0 || ks_plans_choose(plans, nkeep, picks) < 0)
 		goto out_run;
 	if ((ex = ks_json_str(h, "exhausted", NULL)))
-		fprintf(stderr, "%s: '%s': %s: no candidates in this generation\n", ks_progname, dir, ex);
+		ks_warnx("'%s': %s: no candidates in this generation", dir, ex);
 	else if (nkeep < run.k)
-		fprintf(stderr, "%s: '%s': only %ld untried configuration(s) are left: %ld candidate(s) instead of K=%ld\n",
-		    ks_progname, dir, nkeep, nkeep, run.k);
+		ks_warnx("'%s': only %ld untried configuration(s) are left: %ld candidate(s) instead of K=%ld", dir, nkeep,
+		    nkeep, run.k);
 	chosen = cJSON_AddArrayToObject(h, "chosen");
 	for (long i = 0; i < nkeep; i++)
 		cJSON_AddItemToArray(chosen, cJSON_CreateNumber((double)picks[i]));

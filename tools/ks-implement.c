@@ -352,7 +352,7 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 	if (s->slot >= cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(h, "chosen"))) {
 		const char *ex = ks_json_str(h, "exhausted", NULL);
 
-		fprintf(stderr, "%s: '%s': no candidate: %s\n", ks_progname, s->dir,
+		ks_warnx("'%s': no candidate: %s", s->dir,
 		    ex ? "the search space is exhausted (hypotheses.json)" : "hypotheses.json keeps fewer plans than K");
 		s->unplanned = 1;
 		goto out;

@@ -123,7 +123,7 @@ stop_at_sol(const char *dir, const struct ks_cand *c, size_t n, double share)
 	cJSON_AddStringToObject(sel, "reason", why);
 	cJSON_AddStringToObject(sel, "model", "offline");
 	cJSON_AddStringToObject(sel, "stop", why);
-	fprintf(stderr, "%s: '%s': %s\n", ks_progname, dir, why);
+	ks_warnx("'%s': %s", dir, why);
 	free(why);
 	return sel;
 }

@@ -112,14 +112,17 @@ static void __attribute__((format(printf, 2, 3)))
 note(const char *f, const char *fmt, ...)
 {
 	va_list ap;
+	char *what;
 
 	if (!f)
 		return;
-	fprintf(stderr, "%s: '%s': ", ks_progname, f);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&what, fmt, ap) < 0)
+		what = NULL;
 	va_end(ap);
-	fputc('\n', stderr);
+	/* (through ks_warnx: below a line of progress, not on it) */
+	ks_warnx("'%s': %s", f, what ? what : fmt);
+	free(what);
 }
 
 /* The file's object: 0; 1 when it is optional and absent; -1 (said unless quiet). */
