@@ -158,6 +158,19 @@ ks_runner_cache_key(const char *what, char *const *argv, const char *out, const 
 	return key;
 }
 
+/* The cache's file of key: dir/KEY and suffix; NULL where there is no cache (or no key). */
+static char *
+entry_file(const char *key, const char *suffix)
+{
+	char *dir = key ? cache_dir() : NULL, *path;
+
+	if (!dir)
+		return NULL;
+	path = ks_easprintf("%s/%s%s", dir, key, suffix);
+	free(dir);
+	return path;
+}
+
 /*
  * Holds key's build to this process (a lock on key.lock, waited for): the
  * builds of a generation start together under make -j, and the first
@@ -167,20 +180,16 @@ ks_runner_cache_key(const char *what, char *const *argv, const char *out, const 
 int
 ks_runner_cache_lock(const char *key)
 {
-	char *dir = cache_dir(), *path;
+	char *path = entry_file(key, ".lock");
 	int fd;
 
-	if (!dir || !key) {
-		free(dir);
+	if (!path)
 		return -1;
-	}
-	path = ks_easprintf("%s/%s.lock", dir, key);
 	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) >= 0 && flock(fd, LOCK_EX) < 0) {
 		close(fd);
 		fd = -1;
 	}
 	free(path);
-	free(dir);
 	return fd;
 }
 
@@ -192,42 +201,29 @@ ks_runner_cache_lock(const char *key)
 void
 ks_runner_cache_unlock(const char *key, int fd)
 {
-	char *dir, *path;
+	char *path;
 
 	if (fd < 0)
 		return;
-	if ((dir = cache_dir())) {
-		path = ks_easprintf("%s/%s.lock", dir, key);
+	if ((path = entry_file(key, ".lock")))
 		unlink(path);
-		free(path);
-		free(dir);
-	}
+	free(path);
 	close(fd);
-}
-
-/* dir/key, dir/key.log */
-static void
-entry_paths(const char *dir, const char *key, char **bin, char **log)
-{
-	*bin = ks_easprintf("%s/%s", dir, key);
-	*log = ks_easprintf("%s/%s.log", dir, key);
 }
 
 /* The runner made from the cache at out (executable), and what its compiler printed; 1, or 0 when none is kept. */
 int
 ks_runner_cache_get(const char *key, const char *out, char **printed)
 {
-	char *dir = cache_dir(), *bin, *log, *kept = NULL, *kdir;
+	char *bin = entry_file(key, ""), *log, *kept = NULL, *kdir;
 	int hit = 0;
 
 	*printed = NULL;
-	if (!dir || !key) {
-		free(dir);
+	if (!bin)
 		return 0;
-	}
+	log = entry_file(key, ".log");
 	kdir = ks_kernels_dir();
-	entry_paths(dir, key, &bin, &log);
-	if (ks_exists(bin) && (kept = ks_file_read(log, NULL)) && ks_file_copy_atomic(bin, out) == 0 &&
+	if (log && ks_exists(bin) && (kept = ks_file_read(log, NULL)) && ks_file_copy_atomic(bin, out) == 0 &&
 	    chmod(out, 0755) == 0) {
 		hit = 1;
 		/* what the compiler printed, its paths into the kernels folder this build's */
@@ -242,18 +238,19 @@ ks_runner_cache_get(const char *key, const char *out, char **printed)
 	free(kdir);
 	free(bin);
 	free(log);
-	free(dir);
 	return hit;
 }
 
-/* Removes the entries of dir unused for UNUSED_DAYS. */
+/* Removes the entries of the cache unused for UNUSED_DAYS. */
 static void
-prune(const char *dir)
+prune(void)
 {
-	DIR *d = opendir(dir);
+	char *dir = cache_dir();
+	DIR *d = dir ? opendir(dir) : NULL;
 	struct dirent *e;
 	time_t old = time(NULL) - (time_t)UNUSED_DAYS * 86400;
 
+	free(dir);
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
@@ -271,42 +268,33 @@ prune(const char *dir)
 void
 ks_runner_cache_put(const char *key, const char *out, const char *printed)
 {
-	char *dir = cache_dir(), *bin, *log, *kdir, *text;
+	char *bin = entry_file(key, ""), *log, *kdir, *text;
 
-	if (!dir || !key) {
-		free(dir);
+	if (!bin)
 		return;
-	}
-	prune(dir);
-	entry_paths(dir, key, &bin, &log);
+	prune();
+	log = entry_file(key, ".log");
 	kdir = ks_kernels_dir();
 	text = ks_replace_all(printed ? printed : "", kdir, KERNELS_MARK);
 	/* the log first: a runner kept is one whose log is there */
-	if (ks_file_write_atomic(log, text, strlen(text)) == 0)
+	if (log && ks_file_write_atomic(log, text, strlen(text)) == 0)
 		ks_file_copy_atomic(out, bin);
 	free(text);
 	free(kdir);
 	free(bin);
 	free(log);
-	free(dir);
 }
 
 /* key.ok, the mark of a check passed: 1 when there (touched: used now), else 0 */
 int
 ks_runner_cache_checked(const char *key)
 {
-	char *dir = cache_dir(), *mark;
-	int there;
+	char *mark = entry_file(key, ".ok");
+	int there = mark && ks_exists(mark);
 
-	if (!dir || !key) {
-		free(dir);
-		return 0;
-	}
-	mark = ks_easprintf("%s/%s.ok", dir, key);
-	if ((there = ks_exists(mark)))
+	if (there)
 		utimensat(AT_FDCWD, mark, NULL, 0);
 	free(mark);
-	free(dir);
 	return there;
 }
 
@@ -314,15 +302,11 @@ ks_runner_cache_checked(const char *key)
 void
 ks_runner_cache_check_passed(const char *key)
 {
-	char *dir = cache_dir(), *mark;
+	char *mark = entry_file(key, ".ok");
 
-	if (!dir || !key) {
-		free(dir);
+	if (!mark)
 		return;
-	}
-	prune(dir);
-	mark = ks_easprintf("%s/%s.ok", dir, key);
+	prune();
 	ks_file_write_atomic(mark, "", 0);
 	free(mark);
-	free(dir);
 }
