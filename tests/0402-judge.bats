@@ -222,7 +222,9 @@ ratio_to_control() {
 	for k in r3_seccomp_thread r3_map_fixed r3_ref_alias; do
 		run -0 judge $k
 		assert_line --index 0 incorrect
-		assert_line --index 1 --regexp "^shape 1x1x1: C\[0\]\[0\] = (nan|0), expected "
+		# (the first shape that fails: r3_ref_alias writes 0 to C[0][0], which passes 1x1x1 when its product
+		# falls within the tolerance, about one draw in 500; 17x31x9 failed then, once in a clean-clone run)
+		assert_line --index 1 --regexp "^shape [0-9]+x[0-9]+x[0-9]+: C\[[0-9]+\]\[[0-9]+\] = [^,]*, expected .* out of tolerance$"
 	done
 }
 
