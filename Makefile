@@ -91,13 +91,13 @@ tests/unit/bin/%: tests/unit/%.c $(KS_LIB) $(KS_LIB_HDRS)
 	$(CC) $(KS_UNIT_CFLAGS) -Itools/lib $(shell pkg-config --cflags libcjson) -o $@ $< $(KS_LIB) $(KS_LDLIBS)
 
 # the judge's shared buffers, its static functions included (the test includes ks_judge.c)
-tests/unit/bin/sharedarg: tests/unit/sharedarg.c tests/unit/expect.h kernels/common/ks_judge.c kernels/common/ks_judge.h
+tests/unit/bin/sharedarg: tests/unit/sharedarg.c tests/unit/expect.h $(wildcard kernels/common/ks_judge*.c) kernels/common/ks_judge.h
 	@mkdir -p tests/unit/bin
 	$(CC) $(KS_UNIT_CFLAGS) -Ikernels/common -o $@ $< -lm
 
 # the runner's own check, in parts as a GPU harness merges it (ks_harness.c's main renamed; the judge it calls)
-tests/unit/bin/checkpart: tests/unit/checkpart.c tests/unit/verdict.h kernels/common/ks_harness.c \
-		kernels/common/ks_harness.h kernels/common/ks_judge.c kernels/common/ks_versus.c
+tests/unit/bin/checkpart: tests/unit/checkpart.c tests/unit/verdict.h $(wildcard kernels/common/ks_harness*.c) \
+		kernels/common/ks_harness.h $(wildcard kernels/common/ks_judge*.c) kernels/common/ks_versus.c
 	@mkdir -p tests/unit/bin
 	$(CC) $(KS_UNIT_CFLAGS) -Ikernels/common -c tests/unit/checkpart.c -o $@-checkpart.o
 	$(CC) $(KS_UNIT_CFLAGS) -Ikernels/common -Dmain=ks_harness_main -c kernels/common/ks_harness.c -o $@-harness.o

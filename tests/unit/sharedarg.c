@@ -1,6 +1,6 @@
 /*
  * sharedarg.c - unit tests of how the judge names a pointer argument to
- * its worker (kernels/common/ks_judge.c, shared_holding): the shared
+ * its worker (kernels/common/ks_judge_shared.c, shared_holding): the shared
  * buffer that holds it and the offset into that buffer.  Two buffers may
  * lie end to start (the H200's 2 MiB device buffers do), and the address
  * where one ends and the other starts must be the second's start, not

@@ -451,9 +451,9 @@ bench_setting(const struct ks_problem *p, const char *env, const char *key, doub
 
 /*
  * The harness's timing rules, in a few lines: each number is the
- * harness's (kernels/common/ks_harness.c: WARMUP_CALLS, WARMUP_S,
- * TARGET_RSE, WALL_CAPS, SPOT_ONE_IN, SPOT_PER_BATCH, BATCH_S,
- * BATCH_BYTES; ks_judge.h: KS_JUDGE_MAX_BATCH; ks_gpu.hip: FLUSH_LLCS,
+ * harness's (kernels/common/ks_harness.c: WARMUP_S; ks_harness_bench.c:
+ * WARMUP_CALLS, TARGET_RSE, WALL_CAPS, SPOT_ONE_IN, SPOT_PER_BATCH,
+ * BATCH_S, BATCH_BYTES; ks_judge.h: KS_JUDGE_MAX_BATCH; ks_gpu.hip: FLUSH_LLCS,
  * LLC_FLOOR) or ks-bench's (its defaults: a time cap of 2 s, 5 runs, a
  * warm-up of 50 ms),
  * and tests/0204 holds them to it.  "" for target external, whose
