@@ -18,7 +18,18 @@ export KS_TIME_CAP_S=${KS_TIME_CAP_S:-0.2} KS_MIN_RUNS=${KS_MIN_RUNS:-3}
 rm -rf "$pop"
 ks-init -p "$problem" -t "$target" -k 5 "$pop" >/dev/null || exit 1
 failed=0
+# the kernels' folders in turn: five slots a generation (K's most), gen-001 on
 slot=0
+place() { # sets dir, gen and s for the next kernel
+	gen=$((1 + slot / 5)) s=$((slot % 5))
+	dir=$pop/gen-$(printf %03d $gen)/c$s
+	slot=$((slot + 1))
+}
+# its candidate.json, with BASE_ID as base and reference
+by_hand() {
+	printf '{"id": "g%03dc%d", "generation": %d, "slot": %d, "parents": {"base": "%s", "reference": "%s"}, '\
+'"plan": null, "model": "by hand", "usage": null}\n' $gen $s $gen $s "$1" "$1" >"$2/candidate.json"
+}
 
 field() { python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); print(b.get(sys.argv[2]))' "$@"; }
 
@@ -30,14 +41,12 @@ judge() {
 		last=
 		return
 	fi
-	dir=$pop/gen-001/c$slot
-	slot=$((slot + 1))
+	place
 	mkdir -p "$dir"
 	sed "${4:-}" "${SRC:-$adv/$1.hip}" >"$dir/kernel.hip"
 	if [ -n "${BASE:-}" ]; then
 		base_id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$BASE/candidate.json")
-		printf '{"id": "g001c%d", "generation": 1, "slot": %d, "parents": {"base": "%s", "reference": "%s"}, '\
-'"plan": null, "model": "by hand", "usage": null}\n' $((slot - 1)) $((slot - 1)) "$base_id" "$base_id" >"$dir/candidate.json"
+		by_hand "$base_id" "$dir"
 	fi
 	ks-build "$dir" && ks-bench "$dir"
 	status=$(field "$dir/bench.json" status) message=$(field "$dir/bench.json" message)
@@ -129,8 +138,7 @@ tiled_src=$pop/tiled.hip slow_src=$pop/slow_base.hip
 cp "$root/kernels/$problem/variants/tiled.hip" "$tiled_src"
 { sed 's/^void$/static void/; s/^fp8_mm(/tiled_fp8_mm(/' "$tiled_src"; cat "$adv/slow_base.hip"; } >"$slow_src"
 by_hand_base() { # its own candidate.json, so that it can be a base
-	printf '{"id": "g001c%d", "generation": 1, "slot": %d, "parents": {"base": "g000c0", "reference": "g000c0"}, '\
-'"plan": null, "model": "by hand", "usage": null}\n' $((slot - 1)) $((slot - 1)) >"$last/candidate.json"
+	by_hand g000c0 "$last"
 }
 SRC=$tiled_src KS_VERSUS=0 judge tiled ok "None"
 tiled=$last
