@@ -10,8 +10,9 @@
  * its tokens to the run's ledger, POP/llm-usage.jsonl.  The API key is
  * sent in a header and written nowhere.  The client is configured from
  * the environment by ks_llm_open.c; each API's request and reply shapes
- * are ks_llm_provider.c's, the ledger, transcripts and cache
- * ks_llm_record.c's (llm.h).
+ * are its own file's, called through llm->api (ks_llm_openai.c,
+ * ks_llm_anthropic.c, ks_llm_gemini.c; ks_llm_provider.c), the ledger,
+ * transcripts and cache ks_llm_record.c's (llm.h).
  */
 #include <sys/file.h>
 
@@ -130,10 +131,31 @@ on_header(char *p, size_t size, size_t n, void *arg)
 	return len;
 }
 
+/* The request's headers: the API's own, and the key (wiped from the line made for it). */
+static struct curl_slist *
+headers(const struct ks_llm *llm)
+{
+	struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
+	char *line;
+
+	if (llm->api->extra_header) {
+		line = llm->api->extra_header();
+		h = curl_slist_append(h, line);
+		free(line);
+	}
+	if (llm->key) {
+		line = ks_easprintf("%s %s", llm->api->key_header, llm->key);
+		h = curl_slist_append(h, line);
+		memset(line, 0, strlen(line));
+		free(line);
+	}
+	return h;
+}
+
 static void
 http_post(const struct ks_llm *llm, const char *url, const char *body, struct http *h)
 {
-	struct curl_slist *hdr = ks_llm_headers(llm), *resolve = NULL;
+	struct curl_slist *hdr = headers(llm), *resolve = NULL;
 	CURL *c = curl_easy_init();
 	const char *r = getenv("KS_LLM_RESOLVE");
 
@@ -366,7 +388,7 @@ reply_json(const struct ks_llm *llm, const char *body, char **why)
 		return j;
 	}
 	cJSON_Delete(j);
-	if (!(j = ks_sse_assemble(llm->provider, body, &w)))
+	if (!(j = ks_sse_reply(llm->api, body, &w)))
 		*why = w;
 	return j;
 }
@@ -512,7 +534,8 @@ ks_llm_chat(struct ks_llm *llm, const char *system, const char *const *turns, in
     const char *name, struct ks_llm_reply *r)
 {
 	cJSON *body = NULL, *sent = NULL;
-	char *url = ks_llm_endpoint(llm), *surl = ks_llm_stream_endpoint(llm), *text = NULL, *stext = NULL, *hash = NULL;
+	char *url = llm->api->endpoint(llm), *surl = llm->api->stream_endpoint(llm);
+	char *text = NULL, *stext = NULL, *hash = NULL;
 	char *cdir = ks_easprintf("%s/llm-cache", llm->root), *cpath = NULL;
 	char *ledger = ks_easprintf("%s/llm-usage.jsonl", llm->root);
 	int rc = -1, tries = 0;

@@ -10,10 +10,10 @@
 #include "ks_build.h"
 
 /*
- * ks_sse.c: a streamed reply (server-sent events of openai, anthropic or
- * gemini) as the provider's non-streamed JSON reply; NULL with *why ("a
- * stream that ...") when it reported an error or ended before the reply
- * was complete.
+ * ks_llm_provider.c (ks_sse.c): a streamed reply (server-sent events of
+ * openai, anthropic or gemini) as the provider's non-streamed JSON reply;
+ * NULL with *why ("a stream that ...") when it reported an error or ended
+ * before the reply was complete.
  */
 cJSON *ks_sse_assemble(const char *provider, const char *sse, char **why);
 
@@ -22,11 +22,14 @@ char *ks_redact(const char *text, const char *key);
 char *ks_redact_key(const char *text, const char *key);   /* only what shares a run with the key: for replies */
 
 /*
- * ks_llm.c: the LLM client (ks_llm_provider.c, ks_llm_record.c: llm.h);
- * ks_llm_open.c: its settings; ks_llm_adapt.c: what the run learnt of a model
+ * ks_llm.c: the LLM client (each API's file, ks_llm_provider.c,
+ * ks_llm_record.c: llm.h); ks_llm_open.c: its settings; ks_llm_adapt.c:
+ * what the run learnt of a model
  */
+struct ks_llm_api;
 struct ks_llm {
-	char provider[16];       /* openai, anthropic, gemini */
+	char provider[16];       /* openai, anthropic, gemini: as the ledger, transcripts and cache keys say it */
+	const struct ks_llm_api *api;   /* the provider's API (llm.h) */
 	const char *stage;       /* select, hypothesize, implement */
 	char *model, *url, *key, *root;
 	double temperature;      /* < 0: the server's default */

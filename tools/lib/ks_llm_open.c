@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ks_llm.h"
+#include "llm.h"
 
 /* The provider the environment names, "offline" when nothing is configured. */
 static const char *
@@ -27,14 +27,6 @@ provider_of_env(void)
 		return "gemini";
 	return "offline";
 }
-
-static const struct provider {
-	const char *name, *url, *key_env;
-} providers[] = {
-	{ "openai", "https://api.openai.com/v1", "OPENAI_API_KEY" },
-	{ "anthropic", "https://api.anthropic.com/v1", "ANTHROPIC_API_KEY" },
-	{ "gemini", "https://generativelanguage.googleapis.com/v1beta", "GEMINI_API_KEY" },
-};
 
 /* The stage's model setting, KS_<STAGE>_MODEL or KS_MODEL; var names the one used (the first when neither is set). */
 static const char *
@@ -218,24 +210,24 @@ url_host(const char *url, char *buf, size_t n)
  * The key for the request: KS_LLM_API_KEY when set; else the provider's
  * own variable (OPENAI_API_KEY...), but only for the provider's own host,
  * or, for OpenAI, the server OPENAI_BASE_URL names (the pair the OpenAI
- * SDKs use): a local server named by KS_LLM_URL never gets another
- * service's key.  NULL: no key (a note says why, unless quiet).
+ * SDKs use: the API's base_env): a local server named by KS_LLM_URL never
+ * gets another service's key.  NULL: no key (a note says why, unless quiet).
  */
 static const char *
-key_for(const struct provider *pv, const char *url, int url_is_openai_base, int quiet)
+key_for(const struct ks_llm_api *api, const char *url, int url_is_base_env, int quiet)
 {
-	const char *key = ks_env("KS_LLM_API_KEY"), *own = ks_env(pv->key_env);
+	const char *key = ks_env("KS_LLM_API_KEY"), *own = ks_env(api->key_env);
 	char host[256], own_host[256];
 
 	if (key || !own)
 		return key;
 	url_host(url, host, sizeof host);
-	url_host(pv->url, own_host, sizeof own_host);
-	if (strcmp(host, own_host) == 0 || url_is_openai_base)
+	url_host(api->url, own_host, sizeof own_host);
+	if (strcmp(host, own_host) == 0 || url_is_base_env)
 		return own;
 	if (!quiet)
-		ks_info("%s is not sent to '%s', which is not %s (%s): set KS_LLM_API_KEY for that server", pv->key_env,
-		    url, own_host, pv->name);
+		ks_info("%s is not sent to '%s', which is not %s (%s): set KS_LLM_API_KEY for that server", api->key_env,
+		    url, own_host, api->name);
 	return NULL;
 }
 
@@ -287,21 +279,13 @@ load_body_settings(struct ks_llm *llm, const char *stage)
 	return 0;
 }
 
-static const struct provider *
-provider_named(const char *name)
-{
-	for (size_t i = 0; i < sizeof providers / sizeof providers[0]; i++)
-		if (strcmp(providers[i].name, name) == 0)
-			return &providers[i];
-	return NULL;
-}
-
 /* The client for model on url (its trailing slashes dropped) with key, or none; -1 on a bad setting (said). */
 static int
-configure(struct ks_llm *llm, const char *stage, const char *root, const struct provider *pv, const char *model,
+configure(struct ks_llm *llm, const char *stage, const char *root, const struct ks_llm_api *api, const char *model,
     const char *url, const char *key)
 {
-	snprintf(llm->provider, sizeof llm->provider, "%s", pv->name);
+	snprintf(llm->provider, sizeof llm->provider, "%s", api->name);
+	llm->api = api;
 	llm->stage = stage;
 	llm->model = ks_estrdup(model);
 	llm->url = ks_estrdup(url);
@@ -329,7 +313,7 @@ static int
 open_endpoint(struct ks_llm *llm, const char *stage, const char *root, const struct model_entry *e, const char *var)
 {
 	char name[sizeof e->endpoint], uvar[80], pvar[80], kvar[80];
-	const struct provider *pv;
+	const struct ks_llm_api *api;
 	const char *url, *p;
 
 	for (size_t i = 0; i < sizeof name; i++)
@@ -342,11 +326,11 @@ open_endpoint(struct ks_llm *llm, const char *stage, const char *root, const str
 		return -1;
 	}
 	p = ks_env(pvar) ? ks_env(pvar) : "openai";
-	if (!(pv = provider_named(p))) {
+	if (!(api = ks_llm_api_named(p))) {
 		ks_warnx("%s must be openai, anthropic or gemini, not '%s'", pvar, p);
 		return -1;
 	}
-	return configure(llm, stage, root, pv, e->model, url, ks_env(kvar));
+	return configure(llm, stage, root, api, e->model, url, ks_env(kvar));
 }
 
 /*
@@ -383,9 +367,9 @@ static int
 open_entry(struct ks_llm *llm, const char *stage, const char *root, const char *p, const struct model_entry *e,
     int pick, const char *var, int quiet)
 {
-	const struct provider *pv;
+	const struct ks_llm_api *api;
 	const char *url, *key;
-	int openai_base = 0;
+	int base_env = 0;
 
 	memset(llm, 0, sizeof *llm);
 	if (pick >= 0 && e[pick].endpoint[0])
@@ -396,7 +380,7 @@ open_entry(struct ks_llm *llm, const char *stage, const char *root, const char *
 			ks_info("no LLM configured (KS_LLM_PROVIDER, KS_LLM_URL or an API key): using the offline proposer");
 		return 1;
 	}
-	if (!(pv = provider_named(p))) {
+	if (!(api = ks_llm_api_named(p))) {
 		ks_warnx("KS_LLM_PROVIDER must be openai, anthropic, gemini or offline, not '%s'", p);
 		return -1;
 	}
@@ -405,10 +389,10 @@ open_entry(struct ks_llm *llm, const char *stage, const char *root, const char *
 		return -1;
 	}
 	url = ks_env("KS_LLM_URL");
-	if (!url && strcmp(pv->name, "openai") == 0 && (url = ks_env("OPENAI_BASE_URL")))
-		openai_base = 1;
-	key = key_for(pv, url ? url : pv->url, openai_base, quiet);
-	return configure(llm, stage, root, pv, e[pick].model, url ? url : pv->url, key);
+	if (!url && api->base_env && (url = ks_env(api->base_env)))
+		base_env = 1;
+	key = key_for(api, url ? url : api->url, base_env, quiet);
+	return configure(llm, stage, root, api, e[pick].model, url ? url : api->url, key);
 }
 
 int
