@@ -30,34 +30,36 @@ check_reply(const char *text, void *arg, char **why)
 
 /* The model's plans; on two unusable replies the offline proposer's, said so. */
 static cJSON *
-ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *run, const struct ks_cand *base,
-    const struct ks_cand *ref, struct ks_cand *c, size_t n, const struct ks_calibration *cal)
+ask_model(struct ks_stage *st, const struct ks_calibration *cal)
 {
 	char *task = NULL, *target = NULL, *knowledge = NULL, *findings = NULL, *pop = NULL, *code = NULL, *sol = NULL;
 	char *record = NULL, *prof = NULL, *warnings = NULL, *rcode = NULL, *rsection = NULL, *reason = NULL;
-	char *prompt = NULL, *why = NULL, *g = ks_easprintf("%ld", gen), *k = ks_easprintf("%ld", run->k);
+	char *prompt = NULL, *why = NULL, *g = ks_easprintf("%ld", st->gen), *k = ks_easprintf("%ld", st->run.k);
+	const struct ks_cand *base = st->base, *ref = st->ref;
+	struct ks_cand *c = st->c;
+	size_t n = st->n;
 	struct ks_problem p;
 	cJSON *h = NULL;
 	size_t budget;
 	double stop;
 	int rc;
 
-	if (ks_problem_load(run->problem, &p) < 0) {
+	if (ks_problem_load(st->run.problem, &p) < 0) {
 		free(g);
 		free(k);
 		return NULL;
 	}
-	if (ks_ctx_budget(&budget) < 0 || ks_sol_stop_setting(&stop) < 0 || !(task = ks_ctx_task(&p, run->target)) ||
-	    !(target = ks_ctx_target(&p, run->target, c, n)) || !(code = ks_cand_code(base)))
+	if (ks_ctx_budget(&budget) < 0 || ks_sol_stop_setting(&stop) < 0 || !(task = ks_ctx_task(&p, st->run.target)) ||
+	    !(target = ks_ctx_target(&p, st->run.target, c, n)) || !(code = ks_cand_code(base)))
 		goto out;
-	knowledge = ks_ctx_knowledge(&p, run->target);
+	knowledge = ks_ctx_knowledge(&p, st->run.target);
 	findings = ks_ctx_findings(c, n, budget);
 	pop = ks_ctx_population(c, n, &p, base, ref, budget);
-	sol = ks_ctx_sol(base, &p, run->target, stop);
+	sol = ks_ctx_sol(base, &p, st->run.target, stop);
 	record = ks_ctx_track_record(cal);
-	prof = ks_ctx_profile(base, run->target);
+	prof = ks_ctx_profile(base, st->run.target);
 	warnings = ks_ctx_build_warnings(base);
-	reason = ks_ctx_selection_reason(dir);
+	reason = ks_ctx_selection_reason(st->dir);
 	if (!(rcode = ks_cand_code(ref)))
 		goto out;
 	rsection = ks_ctx_reference(&p, base, ref, "", rcode);
@@ -68,23 +70,23 @@ ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *ru
 		warnings, reason, rsection };
 	if (!(prompt = ks_prompt_render("hypothesize", keys, vals, 15)))
 		goto out;
-	if ((rc = ks_ask(llm, run->target, prompt, dir, "hypothesize", check_reply, &h, &why)) < 0)
+	if ((rc = ks_ask(&st->llm, st->run.target, prompt, st->dir, "hypothesize", check_reply, &h, &why)) < 0)
 		goto out;
 	if (rc == 1) {
 		char *f = ks_easprintf("the model's replies could not be used (%s)", why), *off = NULL;
 
 		if (!(h = ks_offline_hypothesize(base, c, n, &off))) {
 			if (off)
-				ks_warnx("'%s': %s, and the offline proposer cannot stand in: %s", dir, f, off);
+				ks_warnx("'%s': %s, and the offline proposer cannot stand in: %s", st->dir, f, off);
 			free(off);
 			free(f);
 			goto out;
 		}
-		ks_warnx("'%s': %s: the offline proposer made the plans", dir, f);
+		ks_warnx("'%s': %s: the offline proposer made the plans", st->dir, f);
 		cJSON_AddStringToObject(h, "fallback", f);
 		free(f);
 	}
-	ks_llm_usage_json(llm, h);
+	ks_llm_usage_json(&st->llm, h);
 out:
 	free(g);
 	free(k);
@@ -132,57 +134,50 @@ stopped(const char *dir)
 static int
 hypothesize(const char *dir, const char *out)
 {
-	struct ks_cand *c = NULL, *base, *ref;
-	struct ks_llm llm;
-	struct ks_run run;
-	char *root = NULL, *path = NULL, *where = NULL;
+	struct ks_stage st;
+	char *path = NULL, *where = NULL;
 	cJSON *h = NULL, *chosen, *usage, *plans;
 	const char *ex;
-	long gen, picks[KS_MAX_K], nkeep;
-	size_t n = 0;
-	int rc = 1, offline = -1, asked = 0;
+	long picks[KS_MAX_K], nkeep;
+	int rc = 1, asked = 0;
 	struct ks_calibration cal;
 
-	if (ks_gen_dir_parse(dir, &root, &gen) < 0)
-		return 1;
-	if (ks_run_load(root, &run) < 0)
+	if (ks_stage_open(&st, "hypothesize", dir, KS_STAGE_RUN | KS_STAGE_LLM | KS_STAGE_CANDS |
+	    KS_STAGE_SELECT) < 0)
 		goto out;
-	if ((offline = ks_llm_open(&llm, "hypothesize", root, gen - 1)) < 0 || ks_cands_load(root, gen, 0, &c, &n) < 0 ||
-	    ks_select_load(dir, c, n, &base, &ref) < 0)
-		goto out_run;
 	/* the track record of the plans before these: shown to the model, kept in hypotheses.json */
-	ks_calibrate(c, n, &cal);
+	ks_calibrate(st.c, st.n, &cal);
 	/* a search that ends here (select.json "stop") makes no plans and asks no model */
 	h = stopped(dir);
-	if (!h && offline == 0) {
+	if (!h && st.offline == 0) {
 		asked = 1;
-		h = ask_model(&llm, dir, gen, &run, base, ref, c, n, &cal);
+		h = ask_model(&st, &cal);
 	} else if (!h) {
 		char *why = NULL;
 
-		if (!(h = ks_offline_hypothesize(base, c, n, &why)) && why)
+		if (!(h = ks_offline_hypothesize(st.base, st.c, st.n, &why)) && why)
 			ks_warnx("%s", why);
 		free(why);
 	}
 	if (!h)
-		goto out_run;
+		goto out;
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/hypotheses.json", dir);
 	where = ks_easprintf("%s (as proposed)", path);
 	plans = cJSON_GetObjectItemCaseSensitive(h, "plans");
 	/* K plans are kept, or every plan when the offline proposer had fewer left */
-	nkeep = run.k < cJSON_GetArraySize(plans) ? run.k : cJSON_GetArraySize(plans);
+	nkeep = st.run.k < cJSON_GetArraySize(plans) ? st.run.k : cJSON_GetArraySize(plans);
 	if (ks_hypotheses_check(h, where, 0) < 0 || ks_plans_choose(plans, nkeep, picks) < 0)
-		goto out_run;
+		goto out;
 	if ((ex = ks_json_str(h, "exhausted", NULL)))
 		ks_warnx("'%s': %s: no candidates in this generation", dir, ex);
-	else if (nkeep < run.k)
+	else if (nkeep < st.run.k)
 		ks_warnx("'%s': only %ld untried configuration(s) are left: %ld candidate(s) instead of K=%ld", dir, nkeep,
-		    nkeep, run.k);
+		    nkeep, st.run.k);
 	chosen = cJSON_AddArrayToObject(h, "chosen");
 	for (long i = 0; i < nkeep; i++)
 		cJSON_AddItemToArray(chosen, cJSON_CreateNumber((double)picks[i]));
-	cJSON_AddStringToObject(h, "base", base->id);
-	cJSON_AddStringToObject(h, "model", asked ? llm.model : "offline");
+	cJSON_AddStringToObject(h, "base", st.base->id);
+	cJSON_AddStringToObject(h, "model", asked ? st.llm.model : "offline");
 	/* the track record as it stood when these plans were made */
 	cJSON_AddItemToObject(h, "calibration", ks_calibration_json(&cal));
 	/* usage last, beside the model that spent it */
@@ -190,16 +185,11 @@ hypothesize(const char *dir, const char *out)
 		cJSON_AddItemToObject(h, "usage", usage);
 	if (ks_json_save(path, h) == 0)
 		rc = 0;
-out_run:
-	if (offline == 0)
-		ks_llm_close(&llm);
-	ks_run_free(&run);
 out:
+	ks_stage_close(&st);
 	cJSON_Delete(h);
-	ks_cands_free(c, n);
 	free(path);
 	free(where);
-	free(root);
 	return rc;
 }
 

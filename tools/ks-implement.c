@@ -14,10 +14,7 @@
 #include "ks_stages.h"
 
 struct slot {
-	const char *dir;
-	char *root;
-	long gen, slot;
-	struct ks_run run;
+	struct ks_stage st;     /* the slot, its run; past generation 0 its model, problem, kernels, base, reference */
 	const struct ks_target *target;
 	char ext[32];           /* the kernel file's extension (ks_target_ext) */
 	int unplanned;          /* the generation keeps no plan for this slot */
@@ -29,10 +26,10 @@ new_candidate(const struct slot *s, const char *base, const char *ref, const cha
 	cJSON *cand = cJSON_CreateObject(), *parents, *usage;
 	char id[24];
 
-	ks_id_format(id, sizeof id, s->gen, s->slot);
+	ks_id_format(id, sizeof id, s->st.gen, s->st.slot);
 	cJSON_AddStringToObject(cand, "id", id);
-	cJSON_AddNumberToObject(cand, "generation", (double)s->gen);
-	cJSON_AddNumberToObject(cand, "slot", (double)s->slot);
+	cJSON_AddNumberToObject(cand, "generation", (double)s->st.gen);
+	cJSON_AddNumberToObject(cand, "slot", (double)s->st.slot);
 	parents = cJSON_AddObjectToObject(cand, "parents");
 	ks_json_set_str(parents, "base", base);
 	ks_json_set_str(parents, "reference", ref);
@@ -52,11 +49,11 @@ seed_source(const struct slot *s, cJSON **cand)
 	struct ks_problem p;
 	char *path, *src = NULL;
 
-	if (s->slot != 0) {
-		ks_warnx("'%s': generation 0 holds one seed kernel, in slot c0", s->dir);
+	if (s->st.slot != 0) {
+		ks_warnx("'%s': generation 0 holds one seed kernel, in slot c0", s->st.dir);
 		return NULL;
 	}
-	if (ks_problem_load(s->run.problem, &p) < 0)
+	if (ks_problem_load(s->st.run.problem, &p) < 0)
 		return NULL;
 	if ((path = ks_problem_file(&p, "seed_kernel")))
 		src = ks_file_read(path, NULL);
@@ -122,12 +119,14 @@ plan_text(const cJSON *plan, const char *key)
  * (*rejected says why), not a tool error.
  */
 static char *
-ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, const struct ks_cand *base,
-    const struct ks_cand *ref, const cJSON *h, const cJSON *plan, struct ks_cand *c, size_t n, char **rejected,
-    cJSON **form)
+ask_model(struct slot *s, const cJSON *h, const cJSON *plan, char **rejected, cJSON **form)
 {
+	const struct ks_problem *p = &s->st.prob;
+	const struct ks_cand *base = s->st.base, *ref = s->st.ref;
+	struct ks_cand *c = s->st.c;
+	size_t n = s->st.n;
 	char *task = NULL, *target = NULL, *bcode = NULL, *rcode = NULL, *prompt = NULL, *knowledge = NULL;
-	char *btimes = NULL, *rsection = NULL, *reason = NULL, *warnings = NULL, *gdir = NULL, *others = NULL;
+	char *btimes = NULL, *rsection = NULL, *reason = NULL, *warnings = NULL, *others = NULL;
 	char *named = NULL, *all = NULL;
 	char *title = plan_text(plan, "title"), *desc = plan_text(plan, "description"), *rubric = plan_text(plan, "rubric");
 	size_t budget;
@@ -135,30 +134,29 @@ ask_model(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, 
 	struct ks_code_check cc = { .entry = p->entry_name,
 		.forbidden = cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
 
-	if (!entry_point || ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_task(p, s->run.target)) ||
-	    !(target = ks_ctx_target(p, s->run.target, c, n)) || !(bcode = ks_cand_code(base)) ||
+	if (!entry_point || ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_task(p, s->st.run.target)) ||
+	    !(target = ks_ctx_target(p, s->st.run.target, c, n)) || !(bcode = ks_cand_code(base)) ||
 	    !(rcode = ks_cand_code(ref)))
 		goto out;
-	knowledge = ks_ctx_knowledge(p, s->run.target);
+	knowledge = ks_ctx_knowledge(p, s->st.run.target);
 	btimes = ks_ctx_times(base, p);
 	all = ks_easprintf("%s\n%s\n%s", title, desc, rubric);
 	/* the reference's code where the plan draws on it, or where it costs little */
 	rsection = ks_ctx_reference(p, base, ref, s->ext,
 	    ks_ctx_show_reference(all, ref, strlen(bcode), strlen(rcode), budget) ? rcode : NULL);
 	named = ks_ctx_named_kernels(all, c, n, base, ref, p, s->ext, budget);
-	gdir = ks_gen_dir(s->root, s->gen);
-	reason = ks_ctx_selection_reason(gdir);
+	reason = ks_ctx_selection_reason(s->st.gdir);
 	warnings = ks_ctx_build_warnings(base);
-	others = ks_ctx_other_plans(h, s->slot);
+	others = ks_ctx_other_plans(h, s->st.slot);
 	const char *keys[] = { "task", "target", "entry_point", "language", "base_id", "base_code", "reference_id",
 		"reference_code", "plan_title", "plan_description", "plan_rubric", "knowledge", "base_times",
 		"reference", "selection_reason", "base_warnings", "other_plans", "named_kernels" };
 	const char *vals[] = { task, target, entry_point, s->ext, base->id, bcode, ref->id, rcode, title,
 		desc, rubric, knowledge, btimes, rsection, reason, warnings, others, named };
-	if (!(prompt = ks_prompt_render("implement", keys, vals, 18)) || ks_mkdir_p(s->dir) < 0)
+	if (!(prompt = ks_prompt_render("implement", keys, vals, 18)) || ks_mkdir_p(s->st.dir) < 0)
 		goto out;
 	cc.base = bcode;
-	if (ks_ask(llm, s->run.target, prompt, s->dir, "implement", ks_check_code, &cc, rejected) != 1) {
+	if (ks_ask(&s->st.llm, s->st.run.target, prompt, s->st.dir, "implement", ks_check_code, &cc, rejected) != 1) {
 		free(*rejected);
 		*rejected = NULL;
 	}
@@ -174,7 +172,6 @@ out:
 	free(btimes);
 	free(rsection);
 	free(reason);
-	free(gdir);
 	free(warnings);
 	free(others);
 	free(named);
@@ -191,7 +188,7 @@ out:
  * caller frees), -1 when the compiler could not be run (said).
  */
 static int
-compiles(const struct slot *s, const struct ks_problem *p, const char *code, char **diagnostics)
+compiles(const struct slot *s, const char *code, char **diagnostics)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *dir = ks_easprintf("%s/ks-implement.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
@@ -207,9 +204,9 @@ compiles(const struct slot *s, const struct ks_problem *p, const char *code, cha
 	kernel = ks_easprintf("%s/kernel.%s", dir, s->ext);
 	runner = ks_easprintf("%s/runner", dir);
 	log = ks_easprintf("%s/build.log", dir);
-	struct ks_compile_job job = { s->target, p, kernel, runner, log, NULL };
+	struct ks_compile_job job = { s->target, &s->st.prob, kernel, runner, log, NULL };
 	/* not beside a CPU bench (ks-build's reason); let go before the model is asked again */
-	int lock = ks_cpu_share(s->target, s->dir);
+	int lock = ks_cpu_share(s->target, s->st.dir);
 
 	char *refused = NULL;	/* (no object check: ks-build's) */
 
@@ -237,12 +234,13 @@ out:
  * to it (added to entry); NULL when it gave none (or on an error: said).
  */
 static char *
-ask_repair(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, const cJSON *plan, int attempt,
-    const char *code, const char *diagnostics, cJSON *entry)
+ask_repair(struct slot *s, const cJSON *plan, int attempt, const char *code, const char *diagnostics,
+    cJSON *entry)
 {
+	const struct ks_problem *p = &s->st.prob;
 	struct ks_code_check cc = { .entry = p->entry_name, .base = code,
 		.forbidden = cJSON_GetObjectItemCaseSensitive(p->json, "forbidden") };
-	char *task = ks_ctx_task(p, s->run.target), *target = ks_ctx_target(p, s->target->name, NULL, 0);
+	char *task = ks_ctx_task(p, s->st.run.target), *target = ks_ctx_target(p, s->target->name, NULL, 0);
 	char *prompt = NULL, *name = ks_easprintf("repair%d", attempt), *why;
 	const char *entry_point = ks_json_str(p->json, "entry_point", p->path);
 
@@ -254,8 +252,8 @@ ask_repair(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p,
 		const char *vals[] = { task, target, entry_point, s->ext, code, diagnostics, title, desc,
 			rubric };
 		if ((prompt = ks_prompt_render("repair", keys, vals, 9)) &&
-		    ks_ask(llm, s->run.target, prompt, s->dir, name, ks_check_code, &cc, &why) == 1) {
-			ks_info("'%s': repair %d gave no usable code: %s", s->dir, attempt, why);
+		    ks_ask(&s->st.llm, s->st.run.target, prompt, s->st.dir, name, ks_check_code, &cc, &why) == 1) {
+			ks_info("'%s': repair %d gave no usable code: %s", s->st.dir, attempt, why);
 			free(why);
 		}
 	}
@@ -279,15 +277,14 @@ ask_repair(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p,
  * not compile; NULL on a tool error (said).
  */
 static char *
-repaired(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, const cJSON *plan, int tries,
-    char *code, cJSON *repairs)
+repaired(struct slot *s, const cJSON *plan, int tries, char *code, cJSON *repairs)
 {
 	char *diag = NULL, *fix;
 	int ok;
 
 	if (tries == 0)
 		return code;
-	if ((ok = compiles(s, p, code, &diag)) < 0)
+	if ((ok = compiles(s, code, &diag)) < 0)
 		goto fail;
 	for (int t = 1; t <= tries && !ok; t++) {
 		cJSON *entry = cJSON_CreateObject();
@@ -295,14 +292,14 @@ repaired(const struct slot *s, struct ks_llm *llm, const struct ks_problem *p, c
 		cJSON_AddNumberToObject(entry, "try", t);
 		cJSON_AddStringToObject(entry, "diagnostics", diag);
 		cJSON_AddItemToArray(repairs, entry);
-		if (!(fix = ask_repair(s, llm, p, plan, t, code, diag, entry))) {
+		if (!(fix = ask_repair(s, plan, t, code, diag, entry))) {
 			cJSON_AddBoolToObject(entry, "ok", 0);
 			break;
 		}
 		free(code);
 		free(diag);
 		code = fix;
-		if ((ok = compiles(s, p, code, &diag)) < 0)
+		if ((ok = compiles(s, code, &diag)) < 0)
 			goto fail;
 		cJSON_AddBoolToObject(entry, "ok", ok);
 	}
@@ -317,15 +314,12 @@ fail:
 static char *
 planned_source(struct slot *s, cJSON **cand, char **rejected)
 {
-	struct ks_cand *c = NULL, *base, *ref;
-	char *gdir = ks_gen_dir(s->root, s->gen), *where = NULL, *kpath = NULL, *bsrc = NULL, *src = NULL;
+	struct ks_stage *st = &s->st;
+	char *where = NULL, *kpath = NULL, *bsrc = NULL, *src = NULL;
 	const cJSON *plan;
 	cJSON *h = NULL, *repairs = cJSON_CreateArray(), *form = NULL;
-	struct ks_problem p = { 0 };
-	struct ks_llm llm;
-	size_t n = 0;
 	long idx;
-	int offline = -1, tries;
+	int tries;
 
 	/* a bad setting is said before any call is paid for */
 	if ((tries = ks_repair_tries()) < 0)
@@ -333,53 +327,52 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 	/* target external compiles nothing here: its evaluator says whether the code builds */
 	if (ks_target_external(s->target))
 		tries = 0;
-	if ((offline = ks_llm_open(&llm, "implement", s->root, (s->gen - 1) * s->run.k + s->slot)) < 0 || ks_problem_load(s->run.problem, &p) < 0 ||
-	    ks_cands_load(s->root, s->gen, 0, &c, &n) < 0 ||
-	    ks_select_load(gdir, c, n, &base, &ref) < 0 || !(h = ks_hypotheses_load(gdir, s->run.k)))
+	if (ks_stage_load(st, KS_STAGE_LLM | KS_STAGE_PROBLEM | KS_STAGE_CANDS | KS_STAGE_SELECT) < 0 ||
+	    !(h = ks_hypotheses_load(st->gdir, st->run.k)))
 		goto out;
-	where = ks_easprintf("%s/hypotheses.json", gdir);
+	where = ks_easprintf("%s/hypotheses.json", st->gdir);
 	/* Plans written for one base make no sense applied to another. */
 	const char *hbase = ks_json_str(h, "base", NULL);
-	if (hbase && strcmp(hbase, base->id) != 0) {
+	if (hbase && strcmp(hbase, st->base->id) != 0) {
 		ks_warnx("'%s': the plans were made for base %s, but select.json now names %s: "
-		    "remove hypotheses.json to make new plans", where, hbase, base->id);
+		    "remove hypotheses.json to make new plans", where, hbase, st->base->id);
 		goto out;
 	}
-	if (s->slot >= s->run.k) {
-		ks_warnx("'%s': slot c%ld is beyond K=%ld of '%s'", s->dir, s->slot, s->run.k, s->run.path);
+	if (st->slot >= st->run.k) {
+		ks_warnx("'%s': slot c%ld is beyond K=%ld of '%s'", st->dir, st->slot, st->run.k, st->run.path);
 		goto out;
 	}
-	if (s->slot >= cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(h, "chosen"))) {
+	if (st->slot >= cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(h, "chosen"))) {
 		const char *ex = ks_json_str(h, "exhausted", NULL);
 
-		ks_warnx("'%s': no candidate: %s", s->dir,
+		ks_warnx("'%s': no candidate: %s", st->dir,
 		    ex ? "the search space is exhausted (hypotheses.json)" : "hypotheses.json keeps fewer plans than K");
 		s->unplanned = 1;
 		goto out;
 	}
-	idx = (long)cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(h, "chosen"), (int)s->slot)->valuedouble;
+	idx = (long)cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(h, "chosen"), (int)st->slot)->valuedouble;
 	plan = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(h, "plans"), (int)idx);
 	/* A plan with "changes" is applied as it stands; other plans need a model. */
 	if (cJSON_GetObjectItemCaseSensitive(plan, "changes")) {
-		if (!(kpath = ks_cand_kernel_path(base)) || !(bsrc = ks_file_read(kpath, NULL)) ||
+		if (!(kpath = ks_cand_kernel_path(st->base)) || !(bsrc = ks_file_read(kpath, NULL)) ||
 		    !(src = apply_changes(bsrc, plan, where)))
 			goto out;
-	} else if (offline == 1) {
+	} else if (st->offline == 1) {
 		ks_warnx("'%s': plan %ld has no \"changes\" for the offline proposer to apply: "
 		    "configure an LLM (KS_LLM_PROVIDER, KS_LLM_URL, KS_MODEL)", where, idx);
 		goto out;
-	} else if (!(src = ask_model(s, &llm, &p, base, ref, h, plan, c, n, rejected, &form)) && !*rejected) {
+	} else if (!(src = ask_model(s, h, plan, rejected, &form)) && !*rejected) {
 		goto out;
-	} else if (src && !(src = repaired(s, &llm, &p, plan, tries, src, repairs))) {
+	} else if (src && !(src = repaired(s, plan, tries, src, repairs))) {
 		goto out;
 	}
-	*cand = new_candidate(s, base->id, ref->id, offline == 0 && !cJSON_GetObjectItemCaseSensitive(plan, "changes")
-	    ? llm.model : "offline");
+	*cand = new_candidate(s, st->base->id, st->ref->id,
+	    st->offline == 0 && !cJSON_GetObjectItemCaseSensitive(plan, "changes") ? st->llm.model : "offline");
 	cJSON *kept = cJSON_Duplicate(plan, 1);
 	cJSON_AddNumberToObject(kept, "index", (double)idx);
 	cJSON_ReplaceItemInObjectCaseSensitive(*cand, "plan", kept);
-	if (offline == 0)
-		ks_llm_usage_json(&llm, *cand);
+	if (st->offline == 0)
+		ks_llm_usage_json(&st->llm, *cand);
 	if (*rejected)
 		cJSON_AddStringToObject(*cand, "rejected", *rejected);
 	if (form) {
@@ -393,70 +386,60 @@ planned_source(struct slot *s, cJSON **cand, char **rejected)
 out:
 	cJSON_Delete(form);
 	cJSON_Delete(repairs);
-	ks_problem_free(&p);
-	if (offline == 0)
-		ks_llm_close(&llm);
 	cJSON_Delete(h);
-	ks_cands_free(c, n);
 	free(bsrc);
 	free(kpath);
 	free(where);
-	free(gdir);
 	return src;
 }
 
 static int
 implement(const char *dir, const char *out)
 {
-	struct slot s = { .dir = dir };
+	struct slot s = { 0 };
 	char *src = NULL, *kpath = NULL, *cpath = NULL, *rejected = NULL;
 	cJSON *cand = NULL;
 	int rc = 1;
 
-	if (ks_cand_dir_parse(dir, &s.root, &s.gen, &s.slot) < 0)
-		return 1;
-	if (ks_run_load(s.root, &s.run) < 0)
+	if (ks_stage_open(&s.st, "implement", dir, KS_STAGE_SLOT | KS_STAGE_RUN) < 0 ||
+	    !(s.target = ks_target_find(s.st.run.target)))
 		goto out;
-	if (!(s.target = ks_target_find(s.run.target)))
-		goto out_run;
 	if (s.target->ext) {
 		snprintf(s.ext, sizeof s.ext, "%s", s.target->ext);
 	} else {
 		struct ks_problem p;
 
-		if (ks_problem_load(s.run.problem, &p) < 0)
-			goto out_run;
+		if (ks_problem_load(s.st.run.problem, &p) < 0)
+			goto out;
 		snprintf(s.ext, sizeof s.ext, "%s", ks_target_ext(s.target, &p));
 		ks_problem_free(&p);
 	}
-	src = s.gen == 0 ? seed_source(&s, &cand) : planned_source(&s, &cand, &rejected);
+	src = s.st.gen == 0 ? seed_source(&s, &cand) : planned_source(&s, &cand, &rejected);
 	if (!cand) {
 		rc = s.unplanned ? 0 : 1;
-		goto out_run;
+		goto out;
 	}
 	kpath = ks_easprintf("%s/kernel.%s", dir, s.ext);
 	cpath = out ? ks_estrdup(out) : ks_easprintf("%s/candidate.json", dir);
 	if (ks_mkdir_p(dir) < 0)
-		goto out_run;
+		goto out;
 	/* A rejected candidate has no kernel; no stale one may stand in for it. */
 	if (rejected)
 		unlink(kpath);
 	else if (ks_file_write_atomic(kpath, src, strlen(src)) < 0)
-		goto out_run;
+		goto out;
 	/* The kernel first: candidate.json is what make waits for. */
 	if (ks_json_save(cpath, cand) == 0)
 		rc = 0;
 	if (rejected)
 		ks_warnx("'%s': candidate rejected: %s", dir, rejected);
-out_run:
-	ks_run_free(&s.run);
 out:
+	ks_stage_close(&s.st);
 	cJSON_Delete(cand);
 	free(src);
 	free(kpath);
 	free(cpath);
 	free(rejected);
-	free(s.root);
 	return rc;
 }
 

@@ -54,42 +54,42 @@ check_reply(const char *text, void *arg, char **why)
 }
 
 static cJSON *
-ask_model(struct ks_llm *llm, const char *dir, long gen, const struct ks_run *run, struct ks_cand *c, size_t n)
+ask_model(struct ks_stage *st)
 {
 	struct ks_problem p;
-	struct pick pk = { c, n, NULL };
+	struct pick pk = { st->c, st->n, NULL };
 	char *pop = NULL, *task = NULL, *summary = NULL, *target = NULL, *prompt = NULL, *why = NULL, *g;
 	cJSON *sel = NULL;
 	size_t budget;
 	int rc;
 
-	if (ks_problem_load(run->problem, &p) < 0)
+	if (ks_problem_load(st->run.problem, &p) < 0)
 		return NULL;
-	g = ks_easprintf("%ld", gen);
-	if (ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_task(&p, run->target)) ||
-	    !(target = ks_ctx_target(&p, run->target, c, n)))
+	g = ks_easprintf("%ld", st->gen);
+	if (ks_ctx_budget(&budget) < 0 || !(task = ks_ctx_task(&p, st->run.target)) ||
+	    !(target = ks_ctx_target(&p, st->run.target, st->c, st->n)))
 		goto out;
 	/* choosing two kernels needs what they compute, not how to write one (the 7 KB of fp8-mm's task) */
 	summary = ks_ctx_task_summary(task);
-	pop = ks_ctx_population(c, n, &p, NULL, NULL, budget);
+	pop = ks_ctx_population(st->c, st->n, &p, NULL, NULL, budget);
 	const char *keys[] = { "generation", "task_summary", "task", "target", "population" };
 	const char *vals[] = { g, summary, task, target, pop };
-	if (!(prompt = ks_prompt_render("select", keys, vals, 5)) || ks_mkdir_p(dir) < 0)
+	if (!(prompt = ks_prompt_render("select", keys, vals, 5)) || ks_mkdir_p(st->dir) < 0)
 		goto out;
-	if ((rc = ks_ask(llm, run->target, prompt, dir, "select", check_reply, &pk, &why)) < 0)
+	if ((rc = ks_ask(&st->llm, st->run.target, prompt, st->dir, "select", check_reply, &pk, &why)) < 0)
 		goto out;
 	if (rc == 0) {
 		sel = pk.sel;
-	} else if (ks_offline_select(c, n, &sel) == 0) {
+	} else if (ks_offline_select(st->c, st->n, &sel) == 0) {
 		/* The model failed twice: the offline rule decides, and says it did. */
 		char *f = ks_easprintf("the model's replies could not be used (%s): the offline rule chose", why);
-		ks_warnx("'%s': %s", dir, f);
+		ks_warnx("'%s': %s", st->dir, f);
 		cJSON_AddStringToObject(sel, "fallback", f);
 		free(f);
 	}
 	if (sel) {
-		cJSON_AddStringToObject(sel, "model", llm->model);
-		ks_llm_usage_json(llm, sel);
+		cJSON_AddStringToObject(sel, "model", st->llm.model);
+		ks_llm_usage_json(&st->llm, sel);
 	}
 out:
 	free(g);
@@ -154,58 +154,47 @@ add_seen(cJSON *sel, const struct ks_cand *c, size_t n)
 static int
 select_gen(const char *dir, const char *out)
 {
-	struct ks_cand *c = NULL;
-	struct ks_llm llm;
-	struct ks_run run;
-	char *root = NULL, *path = NULL;
+	struct ks_stage st;
+	char *path = NULL;
 	cJSON *sel = NULL;
-	size_t n = 0;
-	long gen;
-	int rc = 1, online = -1;
+	int rc = 1;
 	double stop;
 
-	if (ks_gen_dir_parse(dir, &root, &gen) < 0)
-		return 1;
-	if (ks_sol_stop_setting(&stop) < 0)
+	/* opened in steps for select's own checks: KS_SOL_STOP before run.json, generation 0 before the model */
+	if (ks_stage_open(&st, "select", dir, 0) < 0 || ks_sol_stop_setting(&stop) < 0 ||
+	    ks_stage_load(&st, KS_STAGE_RUN) < 0)
 		goto out;
-	if (ks_run_load(root, &run) < 0)
-		goto out;
-	if (gen == 0) {
+	if (st.gen == 0) {
 		ks_warnx("'%s' is generation 0, the seed kernels: selection starts at generation 1", dir);
-		goto out_run;
+		goto out;
 	}
-	if ((online = ks_llm_open(&llm, "select", root, gen - 1)) < 0 || ks_cands_load(root, gen, 0, &c, &n) < 0)
-		goto out_run;
-	sel = stop_at_sol(dir, c, n, stop);
-	if (!sel && online == 1 && ks_offline_select(c, n, &sel) == 0)
+	if (ks_stage_load(&st, KS_STAGE_LLM | KS_STAGE_CANDS) < 0)
+		goto out;
+	sel = stop_at_sol(dir, st.c, st.n, stop);
+	if (!sel && st.offline == 1 && ks_offline_select(st.c, st.n, &sel) == 0)
 		cJSON_AddStringToObject(sel, "model", "offline");
-	if (!sel && online == 0) {
+	if (!sel && st.offline == 0) {
 		struct ks_cand *any = NULL;
-		for (size_t i = 0; i < n && !any; i++)
-			if (c[i].score_us > 0)
-				any = &c[i];
+		for (size_t i = 0; i < st.n && !any; i++)
+			if (st.c[i].score_us > 0)
+				any = &st.c[i];
 		if (any)
-			sel = ask_model(&llm, dir, gen, &run, c, n);
+			sel = ask_model(&st);
 		if (!sel && any)
-			goto out_run;
+			goto out;
 	}
 	if (!sel) {
-		ks_warnx("no correct kernel before generation %ld in '%s' to select from", gen, root);
-		goto out_run;
+		ks_warnx("no correct kernel before generation %ld in '%s' to select from", st.gen, st.root);
+		goto out;
 	}
-	add_seen(sel, c, n);
+	add_seen(sel, st.c, st.n);
 	path = out ? ks_estrdup(out) : ks_easprintf("%s/select.json", dir);
 	if (ks_mkdir_p(dir) == 0 && ks_json_save(path, sel) == 0)
 		rc = 0;
-out_run:
-	if (online == 0)
-		ks_llm_close(&llm);
-	ks_run_free(&run);
 out:
+	ks_stage_close(&st);
 	cJSON_Delete(sel);
-	ks_cands_free(c, n);
 	free(path);
-	free(root);
 	return rc;
 }
 
