@@ -242,14 +242,22 @@ offline rule: g000c0 is the only correct kernel (123.5 us), so it is both base a
 	make_pop pop
 	fake_cand pop 0 0 incorrect 0 ''
 	run -1 ks-select pop/gen-001
-	assert_output "ks-select: no correct kernel before generation 1 in 'pop' to select from"
+	assert_output "ks-select: no correct kernel before generation 1 in 'pop' to select from (g000c0 incorrect)"
 	assert_not_exist pop/gen-001/select.json
+}
+
+@test "ks-select without a correct kernel names the first four kernels' statuses and counts the rest" {
+	make_pop pop
+	fake_cand pop 0 0 timeout 0 ''
+	for s in 0 1 2 3 4; do fake_cand pop 1 $s incorrect 0 ''; done
+	run -1 ks-select pop/gen-002
+	assert_output "ks-select: no correct kernel before generation 2 in 'pop' to select from (g000c0 timeout, g001c0 incorrect, g001c1 incorrect, g001c2 incorrect and 2 more)"
 }
 
 @test "ks-select on an empty population says there is no correct kernel" {
 	make_pop pop
 	run -1 ks-select pop/gen-001
-	assert_output "ks-select: no correct kernel before generation 1 in 'pop' to select from"
+	assert_output "ks-select: no correct kernel before generation 1 in 'pop' to select from (it has no kernels)"
 	assert_not_exist pop/gen-001
 }
 

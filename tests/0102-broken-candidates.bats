@@ -7,7 +7,6 @@ load helper/common
 
 setup() {
 	cd "$BATS_TEST_TMPDIR"
-	export KS_BENCH_TIMEOUT_S=3
 }
 
 mk() {
@@ -51,8 +50,9 @@ void sgemm(int M, int N, int K, const float *A, const float *B, float *C)
 		;
 }
 C
+	# the looping kernel stopped after 3 s (only here: under load the seed's honest bench, made above, took longer)
 	SECONDS=0
-	run -0 mk N=1 K=4 generation
+	KS_BENCH_TIMEOUT_S=3 run -0 mk N=1 K=4 generation
 	assert_output --partial "pop: generations 0..1, 5 kernels, 1 correct; best g000c0"
 	assert_equal "$(jget pop/gen-001/c0/build.json .ok)" false
 	run jget pop/gen-001/c0/build.json .diagnostics

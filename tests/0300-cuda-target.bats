@@ -69,7 +69,7 @@ setup() {
 	run -0 jget pop/gen-000/c0/bench.json .message
 	assert_output "no nvidia device on this machine for target cuda: bench it where there is one"
 	run -1 ks-select pop/gen-001
-	assert_output "ks-select: no correct kernel before generation 1 in 'pop' to select from"
+	assert_output "ks-select: no correct kernel before generation 1 in 'pop' to select from (g000c0 no_device)"
 }
 
 @test "a ptxas report with stack and spills is read field by field; the harness's kernels are left out" {

@@ -151,6 +151,27 @@ add_seen(cJSON *sel, const struct ks_cand *c, size_t n)
 	}
 }
 
+/*
+ * What the kernels are, for the message that none is correct: each one's
+ * id and status, the first few, so that a seed that timed out on a loaded
+ * machine reads as that and not as a bare refusal.
+ */
+static void
+say_none_correct(const struct ks_stage *st)
+{
+	enum { SHOWN = 4 };
+	char list[512] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < st->n && i < SHOWN; i++)
+		len += snprintf(list + len, sizeof list - len, "%s%s %s", i ? ", " : "", st->c[i].id,
+		    st->c[i].status ? st->c[i].status : "not benched");
+	if (st->n > SHOWN)
+		snprintf(list + len, sizeof list - len, " and %zu more", st->n - SHOWN);
+	ks_warnx("no correct kernel before generation %ld in '%s' to select from (%s)", st->gen, st->root,
+	    st->n ? list : "it has no kernels");
+}
+
 static int
 select_gen(const char *dir, const char *out)
 {
@@ -184,7 +205,7 @@ select_gen(const char *dir, const char *out)
 			goto out;
 	}
 	if (!sel) {
-		ks_warnx("no correct kernel before generation %ld in '%s' to select from", st.gen, st.root);
+		say_none_correct(&st);
 		goto out;
 	}
 	add_seen(sel, st.c, st.n);
