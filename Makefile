@@ -26,8 +26,9 @@ KS_LDLIBS = $(shell pkg-config --libs libcjson libcurl libcrypto) -lm
 KS_TOOLS = ks-init ks-select ks-hypothesize ks-implement ks-build ks-bench ks-profile ks-report ks-query ks-lock
 KS_BINS = $(KS_TOOLS:%=tools/%)
 # the library, in layers (tools/lib/ks_LAYER.h: core < records < pop < proc < build < llm < ask <
-# search < stages; a header includes only the one below it)
-KS_LIB_HDRS = $(wildcard tools/lib/ks_*.h)
+# search < stages; a header includes only the one below it), and the private headers some files share
+# (llm.h, context.h, offline.h, ...): a change to any is a rebuild
+KS_LIB_HDRS = $(wildcard tools/lib/*.h)
 KS_LIB_SRCS = $(wildcard tools/lib/ks_*.c)
 KS_LIB_OBJS = $(KS_LIB_SRCS:.c=.o)
 KS_LIB = tools/lib/libks.a
