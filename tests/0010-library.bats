@@ -199,3 +199,16 @@ spoil() {
 	run -0 nm "$KS_TOOLS/ks-implement"
 	assert_output --regexp ' T ks_llm_chat'
 }
+
+@test "ks-init holds no launcher, lock, sandbox or process supervision: it checks their settings alone" {
+	local code=' T (ks_launch|ks_launch_note|ks_launch_where|ks_lock_[a-z_]+|ks_sandbox_(enter|wrap|cgroup[a-z_]*|signal_fix)|ks_bwrap[a-z_]*|ks_proc_(run|capture)|ks_device_take|ks_cpu_share)$'
+
+	run -0 nm "$KS_TOOLS/ks-init"
+	# ks_settings_check splits KS_LAUNCH's and KS_LAUNCH_BUILD's words and reads KS_SANDBOX (ks_proc_settings.c)
+	assert_output --regexp ' T ks_launch_check'
+	assert_output --regexp ' T ks_sandbox_mode'
+	run -1 grep -E "$code" <<<"$output"
+	# ks-bench does link them: the check above can fail
+	run -0 nm "$KS_TOOLS/ks-bench"
+	run -0 grep -E "$code" <<<"$output"
+}

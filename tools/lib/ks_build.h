@@ -48,7 +48,6 @@ struct ks_target {
 };
 const struct ks_target *ks_target_find(const char *name);   /* NULL with a message */
 const char *ks_target_names(void);
-int ks_harness_symbol(const char *mangled);   /* 1 when a compiled kernel's name (_Z13ks_worker_pady) is the harness's */
 /* the extension of the target's kernel file: its own, else the problem's seed's (target external) */
 const char *ks_target_ext(const struct ks_target *t, const struct ks_problem *p);
 /* 1 for the target judged by the user's command (KS_EVAL_CMD): nothing compiled, no harness run here */
@@ -58,8 +57,20 @@ char *ks_target_arch_flag(const struct ks_target *t);       /* NULL when the tar
 const char *ks_target_arch(const struct ks_target *t);      /* KS_GPU_ARCH or the default; NULL for the CPU */
 /* KS_GPU_ARCH is an architecture's name (sm_90a, gfx942) where the target takes one: 0, or -1 said */
 int ks_target_arch_check(const struct ks_target *t);
+/* the variable that shows a GPU target's runtime the GPUs it may use: CUDA_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES */
+const char *ks_target_visibility_var(const struct ks_target *t);
+/* dir/kernel.<ext> by the extensions of the target table; NULL with a message when none exists. */
+char *ks_kernel_path_find(const char *dir);
+char *ks_kernel_path_quiet(const char *dir);   /* the same, NULL without a word */
+
+/* ks_target_report.c: the compiler's resource report, of the kind the target names */
+int ks_harness_symbol(const char *mangled);   /* 1 when a compiled kernel's name (_Z13ks_worker_pady) is the harness's */
 /* The per-kernel resource report of a build's diagnostics; NULL when none. */
 cJSON *ks_target_resources(const struct ks_target *t, const char *diagnostics);
+
+/* ks_devices.c: the devices a target's benches may use, found, none taken */
+/* 1 when this machine has the device the target runs on. */
+int ks_target_device_present(const struct ks_target *t);
 /*
  * The GPUs a GPU target's benches may use, one harness on each at a time:
  * KS_GPUS ("0,1,3"), else every GPU this machine has (/dev/nvidiaN;
@@ -75,6 +86,8 @@ struct ks_gpus {
 	const char *slurm;          /* Slurm gave the step index[0]: the variable that says so; NULL: not Slurm */
 };
 int ks_gpus_load(const struct ks_target *t, struct ks_gpus *g);   /* -1 with a message for a bad KS_GPUS */
+
+/* ks_device_lock.c: the devices' locks */
 /*
  * One harness at a time per device, even under make -j: waits for the
  * first free device of g (the CPU when g->n is 0) and holds its lock
@@ -98,11 +111,6 @@ int ks_device_take(const struct ks_target *t, const struct ks_gpus *g, const cha
 #define KS_NO_LOCK (-2)
 int ks_cpu_share(const struct ks_target *t, const char *what);
 void ks_cpu_unshare(int lock);
-/* dir/kernel.<ext> by the extensions of the target table; NULL with a message when none exists. */
-char *ks_kernel_path_find(const char *dir);
-char *ks_kernel_path_quiet(const char *dir);   /* the same, NULL without a word */
-/* 1 when this machine has the device the target runs on. */
-int ks_target_device_present(const struct ks_target *t);
 
 /*
  * ks_external.c: target external, a kernel judged by the command the
@@ -134,8 +142,16 @@ int ks_external_check(const struct ks_problem *p, const char *source, const char
  * malformed, the program cannot be started, or it said "unavailable".
  */
 int ks_external_judge(const struct ks_external_job *j, cJSON *res);
+/*
+ * ks_external_settings.c: target external's settings, read without
+ * running anything (ks_settings_check checks them in ks-init).
+ */
 /* KS_EVAL_CMD set and KS_EVAL_CHECK_CMD unset or both split as they run, and nothing run: 0, or -1 said */
 int ks_external_settings(void);
+/* KS_EVAL_CMD; NULL with a message where it is unset */
+const char *ks_external_cmd(void);
+/* The words of the command variable var (cmd, its value) with path appended; NULL with a message */
+char **ks_external_argv(const char *var, const char *cmd, const char *path);
 
 /* ks_compile.c: one build of a kernel with its problem's harness */
 struct ks_compile_job {
@@ -276,8 +292,9 @@ struct ks_load {
 	int gpu_ok;
 	struct ks_load_gpu gpu_before, gpu_after;
 };
-/* The settings, checked: 0, or -1 with one line naming the setting. */
+/* ks_load_open.c: the settings, checked: 0, or -1 with one line naming the setting. */
 int ks_load_open(struct ks_load *l, const struct ks_target *t);
+void ks_load_close(struct ks_load *l);
 /*
  * Just before the harness starts, its device held (ks_device_take: no
  * compile runs beside a CPU bench): a look at the machine, and for a CPU
@@ -295,7 +312,6 @@ void ks_load_before(struct ks_load *l, const struct ks_gpus *g, const char *id);
 void ks_load_after(struct ks_load *l, cJSON *res, double harness_s, char **noisy);
 /* the CPU seconds of this process's children waited for since ks_load_before */
 double ks_load_children_s(const struct ks_load *l);
-void ks_load_close(struct ks_load *l);
 
 /*
  * ks_verdict.c: what the harness said, made into bench.json's record.

@@ -2,7 +2,8 @@
  * ks_bwrap.c - the harness shut in by bubblewrap, where it runs: a
  * read-only file system but its own directory, its own /proc, process
  * tree, network and IPC (KS_SANDBOX: bwrap, basic, or empty: bwrap where
- * it works).  The basic sandbox under it is ks_sandbox.c's.
+ * it works, read by ks_proc_settings.c).  The basic sandbox under it is
+ * ks_sandbox.c's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,20 +24,6 @@ bwrap_works(void)
 		return 0;
 	free(found);
 	return ks_proc_run(argv, &o, &r) == 0 && r.exited && r.status == 0;
-}
-
-const char *
-ks_sandbox_mode(void)
-{
-	const char *want = getenv("KS_SANDBOX");
-
-	if (!want || !*want)
-		return "";
-	if (strcmp(want, "bwrap") != 0 && strcmp(want, "basic") != 0) {
-		ks_warnx("bad KS_SANDBOX '%s': expected bwrap or basic", want);
-		return NULL;
-	}
-	return want;
 }
 
 char **

@@ -463,22 +463,6 @@ read_verdict(const struct ks_external_job *j, const char *text, const char *prog
 	return rc;
 }
 
-/* the words of the command variable var with path appended; NULL said */
-static char **
-command_argv(const char *var, const char *cmd, const char *path)
-{
-	char **argv;
-	size_t n;
-
-	/* split as KS_LAUNCH is: quotes, no shell, what one would expand refused (not passed on literally) */
-	if (!(argv = ks_launch_words(var, cmd)))
-		return NULL;
-	for (n = 0; argv[n]; n++)
-		;
-	ks_argv_add(&argv, &n, ks_estrdup(path));
-	return argv;
-}
-
 int
 ks_external_check(const struct ks_problem *p, const char *source, const char *log, cJSON *rec)
 {
@@ -494,7 +478,7 @@ ks_external_check(const struct ks_problem *p, const char *source, const char *lo
 		ks_warn("cannot resolve '%s'", source);
 		return -1;
 	}
-	argv = command_argv("KS_EVAL_CHECK_CMD", cmd, path);
+	argv = ks_external_argv("KS_EVAL_CHECK_CMD", cmd, path);
 	free(path);
 	if (!argv)
 		return -1;
@@ -520,41 +504,10 @@ ks_external_check(const struct ks_problem *p, const char *source, const char *lo
 	return 1;
 }
 
-/* KS_EVAL_CMD; NULL said when it is not set */
-static const char *
-eval_cmd(void)
-{
-	const char *cmd = getenv("KS_EVAL_CMD");
-
-	if (!cmd || !*cmd) {
-		ks_warnx("target external needs KS_EVAL_CMD, the command that judges a kernel (population(5), "
-		    "\"External evaluators\")");
-		return NULL;
-	}
-	return cmd;
-}
-
-int
-ks_external_settings(void)
-{
-	const char *cmd = eval_cmd(), *check = getenv("KS_EVAL_CHECK_CMD");
-	char **argv;
-
-	if (!cmd || !(argv = command_argv("KS_EVAL_CMD", cmd, "kernel")))
-		return -1;
-	ks_argv_free(argv);
-	if (check && *check) {
-		if (!(argv = command_argv("KS_EVAL_CHECK_CMD", check, "kernel")))
-			return -1;
-		ks_argv_free(argv);
-	}
-	return 0;
-}
-
 int
 ks_external_judge(const struct ks_external_job *j, cJSON *res)
 {
-	const char *cmd = eval_cmd();
+	const char *cmd = ks_external_cmd();
 	char **argv, *why, *source, *box = NULL, *outp = NULL, *log = NULL, *text = NULL, prog[256];
 	const char *scratch[3] = { NULL, NULL, NULL };
 	struct ks_proc_opts o = { 0 };
@@ -567,7 +520,7 @@ ks_external_judge(const struct ks_external_job *j, cJSON *res)
 		ks_warn("cannot resolve '%s'", j->source);
 		return -1;
 	}
-	if (!(argv = command_argv("KS_EVAL_CMD", cmd, source))) {
+	if (!(argv = ks_external_argv("KS_EVAL_CMD", cmd, source))) {
 		free(source);
 		return -1;
 	}

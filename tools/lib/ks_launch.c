@@ -9,6 +9,8 @@
  * it started, and how it ended; the caller reads the note once the
  * launcher is gone, and names the launcher only when the tool never
  * started or never finished.
+ *
+ * The launcher's setting, split into words, is ks_proc_settings.c's.
  */
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -40,59 +42,6 @@ ks_host_name(void)
 		if (*p == '/')
 			*p = '_';
 	return ks_estrdup(host);
-}
-
-/* the words of a launcher (ks_proc.h) */
-char **
-ks_launch_words(const char *var, const char *s)
-{
-	struct ks_buf w = { 0 };
-	char **argv = NULL, quote = 0;
-	size_t n = 0;
-	int in_word = 0;
-
-	for (const char *p = s;; p++) {
-		if (quote == '\'' && *p && *p != '\'') {
-			ks_buf_add(&w, p, 1);
-			continue;
-		}
-		if (!*p && quote) {
-			ks_warnx("%s '%s': a %c quote is not closed", var, s, quote);
-			goto bad;
-		}
-		if (!*p || (!quote && strchr(" \t\n", *p))) {
-			if (in_word)
-				ks_argv_add(&argv, &n, ks_estrndup(w.s ? w.s : "", w.len));
-			w.len = 0;
-			in_word = 0;
-			if (!*p)
-				break;
-			continue;
-		}
-		in_word = 1;
-		if (*p == quote) {
-			quote = 0;
-		} else if (!quote && (*p == '\'' || *p == '"')) {
-			quote = *p;
-		} else if (*p == '\\' && p[1] && (!quote || strchr("\"\\$`", p[1]))) {
-			ks_buf_add(&w, ++p, 1);
-		} else if (strchr(quote ? "$`" : "$`;&|<>()*?[]{}~#", *p)) {
-			/* what a shell would expand or run: refused, never done behind the user's back */
-			ks_warnx("%s '%s': '%c' is not expanded (its words are split as a shell "
-			    "would, but no shell runs them): quote it with '...'", var, s, *p);
-			goto bad;
-		} else {
-			ks_buf_add(&w, p, 1);
-		}
-	}
-	ks_buf_free(&w);
-	if (!argv)
-		ks_warnx("%s '%s' holds no words", var, s);
-	return argv;
-bad:
-	ks_buf_free(&w);
-	ks_argv_free(argv);
-	return NULL;
 }
 
 /* KS_LAUNCHED: the note of the tool this one was launched as, appended (ks_proc.h) */
@@ -341,34 +290,12 @@ out:
 	return rc;
 }
 
-/* var's launcher: NULL when it is unset or blank (nothing is launched) */
-static const char *
-launcher(const char *var)
-{
-	const char *value = getenv(var);
-
-	return !value || strspn(value, " \t\n") == strlen(value) ? NULL : value;
-}
-
-int
-ks_launch_check(const char *var)
-{
-	const char *value = launcher(var);
-	char **words;
-
-	if (!value)
-		return 0;
-	if (!(words = ks_launch_words(var, value)))
-		return -1;
-	ks_argv_free(words);
-	return 0;
-}
 
 /* this tool again, under the launcher that var names (ks_proc.h) */
 int
 ks_launch(const char *var, char *const args[], const char *dir)
 {
-	const char *value = launcher(var);
+	const char *value = ks_launcher(var);
 	char **words, **argv = NULL, *self;
 	size_t n = 0;
 	int rc;

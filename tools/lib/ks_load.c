@@ -22,7 +22,6 @@
 #include <sys/resource.h>
 
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +32,6 @@
 
 #define WINDOW_S	0.2	/* the first look before a bench: long enough for ~20 ticks a CPU */
 #define POLL_S		1.0	/* a look while waiting for the machine to settle */
-#define SETTLE_MAX_S	3600
-#define SETTLE_DEFAULT_S 30
-#define BUSY_DEFAULT	0.25
 
 /*
  * The slowdowns an nvidia GPU reports (nvml's clocks event reasons) that
@@ -58,28 +54,6 @@ static const struct {
 	{ 0x80, "hw_power_brake_slowdown", 1 },
 	{ 0x100, "display_clock_setting", 0 },
 };
-
-/* KS_BENCH_SETTLE_S, KS_BENCH_BUSY_MAX (ks_build.h) */
-int
-ks_load_open(struct ks_load *l, const struct ks_target *t)
-{
-	const char *proc = getenv("KS_BENCH_PROC");
-	char settle_what[96];
-
-	memset(l, 0, sizeof *l);
-	snprintf(settle_what, sizeof settle_what, "the seconds to wait for a busy machine, 0 (no wait) to %d",
-	    SETTLE_MAX_S);
-	/* (positive: DBL_MIN, the least positive double, and up) */
-	if (ks_env_num("KS_BENCH_SETTLE_S", 0, SETTLE_MAX_S, SETTLE_DEFAULT_S, settle_what, &l->settle_s) < 0 ||
-	    ks_env_num("KS_BENCH_BUSY_MAX", DBL_MIN, DBL_MAX, BUSY_DEFAULT, "a positive number (the CPUs' worth of "
-	    "other processes' work a bench may meet)", &l->busy_max) < 0)
-		return -1;
-	l->proc = proc && *proc ? proc : "/proc";
-	l->cpu = strcmp(t->device, "cpu") == 0;
-	l->nvidia = strcmp(t->device, "nvidia") == 0;
-	l->amd = strcmp(t->device, "amd") == 0;
-	return 0;
-}
 
 /* ---- the CPU ---- */
 
@@ -521,13 +495,4 @@ ks_load_after(struct ks_load *l, cJSON *res, double harness_s, char **noisy)
 	else
 		cJSON_AddNullToObject(m, "reason");
 	*noisy = why.s;
-}
-
-void
-ks_load_close(struct ks_load *l)
-{
-	free(l->smi);
-	free(l->gpu);
-	free(l->gpu_error);
-	memset(l, 0, sizeof *l);
 }

@@ -90,8 +90,6 @@ void ks_sandbox_cgroup_remove(char *dir);   /* kills what is left in it, removes
  * the sandbox in words for bench.json; NULL with a message, argv untouched.
  */
 char **ks_sandbox_wrap(char **argv, const char *box, char **desc);
-/* KS_SANDBOX: "bwrap", "basic", or "" (bwrap where it runs); NULL after a line naming a bad one */
-const char *ks_sandbox_mode(void);
 /* A status 128+N from bubblewrap is the runner killed by signal N. */
 void ks_sandbox_signal_fix(char *const *argv, struct ks_proc_result *r);
 /*
@@ -105,17 +103,28 @@ int ks_lock_any(char *const *paths, int n, const char *who);
 int ks_lock_shared(const char *path, const char *who);
 
 /*
- * ks_launch.c: a tool run again under a launcher that var names
- * (KS_LAUNCH='srun --gres=gpu:1 -N1 -n1'), so that it does all its work
- * on the machine the launcher picks.
+ * ks_proc_settings.c: the sandbox's and the launchers' settings, read
+ * without running anything (ks_settings_check checks them in ks-init).
  */
-char *ks_host_name(void);   /* gethostname(), never NULL; '/' as '_' so that it fits in a file name */
+/* KS_SANDBOX: "bwrap", "basic", or "" (bwrap where it runs); NULL after a line naming a bad one */
+const char *ks_sandbox_mode(void);
 /*
  * The launcher's words, split as a shell splits them ('...', "...", \),
  * but never run by a shell: what a shell would expand or run ($, `, ;,
  * |, &, <, >, globs) is refused.  NULL with a message naming var.
  */
 char **ks_launch_words(const char *var, const char *s);   /* KS_EVAL_CMD's too */
+/* var's launcher, what ks_launch runs under: NULL when var is unset or blank (nothing is launched) */
+const char *ks_launcher(const char *var);
+/* var's launcher split into words as ks_launch splits it, and nothing run: 0 (unset too), or -1 said */
+int ks_launch_check(const char *var);
+
+/*
+ * ks_launch.c: a tool run again under a launcher that var names
+ * (KS_LAUNCH='srun --gres=gpu:1 -N1 -n1'), so that it does all its work
+ * on the machine the launcher picks.
+ */
+char *ks_host_name(void);   /* gethostname(), never NULL; '/' as '_' so that it fits in a file name */
 /*
  * This tool again (its own absolute path, then args), under the launcher
  * that var names, when var holds a word; waits.  The tool is told
@@ -128,8 +137,6 @@ char **ks_launch_words(const char *var, const char *s);   /* KS_EVAL_CMD's too *
  * then re-raised once it is gone.
  */
 int ks_launch(const char *var, char *const args[], const char *dir);
-/* var's launcher split into words as ks_launch splits it, and nothing run: 0 (unset too), or -1 said */
-int ks_launch_check(const char *var);
 /* Under a launcher: rc -1 notes the start, else the exit status; 0, or -1 with a message. */
 int ks_launch_note(int rc);
 /* Where this process runs under Slurm: {"slurm_job_id", "slurm_step_id", "node"}; NULL outside a job. */
