@@ -56,6 +56,45 @@ intervals() {
 	[ "$(echo "$output" | tail -2 | awk 'NR == 2 { s = $2 } NR == 1 { e = $3 } END { print (s < e) }')" = 1 ] || fail "not in parallel: $output"
 }
 
+@test "a GPU that fails before the kernel runs is marked failed, and the bench goes to another GPU of KS_GPUS" {
+	local mark=$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-nvidia-0.failed
+	touch dead-gpu-0
+	KS_GPUS=0,1 run -0 ks-bench pop/gen-001/c0
+	assert_output "ks-bench: nvidia GPU 0 (CUDA_VISIBLE_DEVICES=0) failed: the device failed before the kernel ran: no CUDA-capable device is detected; marked in '$mark' (remove it once the GPU is back)"
+	run -0 jq -c '[.status, .device]' pop/gen-001/c0/bench.json
+	assert_output '["ok","nvidia GPU 1 (CUDA_VISIBLE_DEVICES=1)"]'
+	run -0 head -n 1 "$mark"
+	assert_output "the device failed before the kernel ran: no CUDA-capable device is detected"
+	# the next bench takes GPU 1 without trying GPU 0, even once it works again
+	rm dead-gpu-0
+	KS_GPUS=0,1 run -0 ks-bench pop/gen-001/c1
+	assert_output ""
+	run -0 jf pop/gen-001/c1/bench.json .device
+	assert_output "nvidia GPU 1 (CUDA_VISIBLE_DEVICES=1)"
+	run -0 sh -c "cut -d' ' -f2 gpu.log | sort -u"
+	assert_output 1
+}
+
+@test "with every GPU of KS_GPUS failed, or its only GPU, no bench.json and exit 1; the rerun once they work benches" {
+	touch dead-gpu-0 dead-gpu-1
+	KS_GPUS=0,1 run -1 ks-bench pop/gen-001/c0
+	assert_line --index 1 "ks-bench: nvidia GPU 1 (CUDA_VISIBLE_DEVICES=1) failed: the device failed before the kernel ran: no CUDA-capable device is detected; marked in '$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-nvidia-1.failed' (remove it once the GPU is back)"
+	assert_line --index 2 "ks-bench: every GPU of KS_GPUS is marked failed ('$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-nvidia-0.failed' and the others): bench where a GPU works, or remove the marks once the GPUs are back"
+	assert_file_not_exists pop/gen-001/c0/bench.json
+	# marked: refused at once, the GPUs not tried
+	KS_GPUS=1,0 run -1 ks-bench pop/gen-001/c0
+	assert_output --partial "every GPU of KS_GPUS is marked failed"
+	# one GPU: nothing to mark it against, no verdict
+	touch dead-gpu-3
+	KS_GPUS=3 run -1 ks-bench pop/gen-001/c1
+	assert_output "ks-bench: nvidia GPU 3 (CUDA_VISIBLE_DEVICES=3) failed: the device failed before the kernel ran: no CUDA-capable device is detected; no bench.json: bench again once it works"
+	assert_file_not_exists pop/gen-001/c1/bench.json
+	assert_file_not_exists "$KS_LOCK_DIR/kernel-scientist-bench-$(hostname)-nvidia-3.failed"
+	rm dead-gpu-* "$KS_LOCK_DIR"/*.failed
+	KS_GPUS=0,1 run -0 ks-bench pop/gen-001/c0
+	assert_equal "$(jf pop/gen-001/c0/bench.json .status)" ok
+}
+
 @test "a bad KS_GPUS is named in one line, exit 1, no bench.json" {
 	KS_GPUS=0,x run -1 ks-bench pop/gen-001/c0
 	assert_output "ks-bench: bad KS_GPUS '0,x': expected GPU indices such as 0,1,3 (at most 64)"
@@ -141,4 +180,14 @@ SH
 	KS_NVIDIA_SMI=$PWD/bin/smi KS_GPUS=0 run -0 ks-bench pop/gen-001/c0
 	run -0 jq -c '[.status, .machine.gpu, .machine.noisy]' pop/gen-001/c0/bench.json
 	assert_output '["ok",{"index":"0","error":"not sampled: nvidia-smi -i 0 said '"'No devices were found'"'"},false]'
+}
+
+@test "tests/gpu/failed-gpu.sh: a GPU that is not there beside one that is, through ks-bench (here stand-ins)" {
+	# the stand-in fails GPU 7 as the runtime would fail a GPU CUDA_VISIBLE_DEVICES shows none of
+	touch dead-gpu-7
+	TMPDIR=$PWD run -0 "$KS_ROOT/tests/gpu/failed-gpu.sh" rmsnorm cuda 0 7
+	refute_output --partial FAIL
+	assert_line "PASS GONE,OK: ok on GPU 0"
+	assert_line "PASS GONE alone: the message says to bench again"
+	assert_equal "$(grep -c '^PASS' <<<"$output")" 9
 }

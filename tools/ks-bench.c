@@ -312,6 +312,33 @@ out:
 	return res;
 }
 
+/*
+ * The harness run on a device that works: where the GPU fails before any
+ * code of the kernel ran (a verdict's device_failed), it is marked failed
+ * and the bench goes to another GPU of KS_GPUS; with none left, no
+ * verdict (NULL, said): make stops, and the rerun benches again.  A
+ * kernel is never blamed for its GPU, nor scored on another than it says.
+ */
+static cJSON *
+run_on_working_device(struct bench *b)
+{
+	cJSON *res;
+
+	while ((res = run_harness(b)) && strcmp(ks_json_str(res, "status", ""), "device_failed") == 0) {
+		int again = ks_device_failed(b->target, &b->gpus, b->device, ks_json_str(res, "message", ""));
+
+		cJSON_Delete(res);
+		res = NULL;
+		free(b->device);
+		b->device = NULL;
+		/* the machine sampled anew for the next GPU */
+		ks_load_close(&b->load);
+		if (again < 0 || ks_load_open(&b->load, b->target) < 0)
+			break;
+	}
+	return res;
+}
+
 /* Target external: the verdict of the evaluator the user names (ks_external.c); NULL when there is none (said). */
 static cJSON *
 bench_external(struct bench *b)
@@ -365,7 +392,7 @@ bench_cand(struct bench *b)
 		ks_warnx("'%s' says the build succeeded, but '%s' is missing: run ks-build again", bpath, runner);
 	} else if ((sum = ks_sha256_file(runner))) {
 		/* hashed before it runs: what ran, whatever the run does to the folder */
-		res = run_harness(b);
+		res = run_on_working_device(b);
 	}
 	/* what this verdict was measured on, so that it is never taken for another kernel's */
 	if (res) {

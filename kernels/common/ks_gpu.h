@@ -56,7 +56,13 @@ void ks_gpu_fill(void *dev, int value, size_t bytes, const char *what);
 void *ks_gpu_shared_alloc(size_t bytes, const char *what);
 void ks_gpu_shared_free(void *dev);
 
-/* the judge's runtime and its cache flush brought up before its worker starts (ks_judge.c calls it) */
+/*
+ * The judge's runtime up, before any code of the candidate runs: 0, or -1
+ * with why the device failed (ks_harness.c's verdict then says
+ * device_failed); and with its cache flush, before its worker starts
+ * (ks_judge.c calls it).
+ */
+int ks_gpu_judge_device_ok(char *why, size_t n);
 void ks_gpu_judge_start(void);
 
 /* the name of the current device, "NVIDIA H200" say */

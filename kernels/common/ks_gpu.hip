@@ -242,12 +242,39 @@ ks_gpu_shared_free(void *dev)
 /*
  * The judge's runtime up before its worker's, with the host spinning on
  * the device as the worker's does: a blocking wait would put a sleeping
- * thread's wake-up into every interval.
+ * thread's wake-up into every interval.  The device's first use, before
+ * any code of the candidate runs: one that fails here (gone from the bus,
+ * not one this process may see) is the machine's fault, and the verdict
+ * says so (device_failed) for ks-bench to bench on another GPU.
  */
+int
+ks_gpu_judge_device_ok(char *why, size_t n)
+{
+	static int up;
+	hipError_t err;
+
+	if (up)
+		return 0;
+	if ((err = hipSetDeviceFlags(hipDeviceScheduleSpin)) == hipSuccess)
+		err = hipFree(NULL);	/* the context made: a device that cannot make one fails here */
+	if (err != hipSuccess) {
+		snprintf(why, n, "the device failed before the kernel ran: %s", hipGetErrorString(err));
+		return -1;
+	}
+	up = 1;
+	return 0;
+}
+
+/* the runtime up (ks_gpu_judge_device_ok, where main has not asked it already) and the cache flush set up */
 void
 ks_gpu_judge_start(void)
 {
-	ks_gpu_check(hipSetDeviceFlags(hipDeviceScheduleSpin), "hipSetDeviceFlags");
+	char why[256];
+
+	if (ks_gpu_judge_device_ok(why, sizeof why) < 0) {
+		fprintf(stderr, "runner: %s\n", why);
+		exit(1);
+	}
 	if (!T.ready)
 		flush_setup();
 }

@@ -4,7 +4,8 @@
  * The runner checks the candidate on the test shapes, then checks and
  * times it on the bench shapes, and writes one JSON object with the
  * verdict to the JSON fd.  Exit status: 0 when a verdict was written,
- * correct or not; 1 on an internal error (out of memory, write
+ * correct or not (or saying device_failed: a GPU that failed before
+ * any code of the candidate ran); 1 on an internal error (out of memory, write
  * failure); 2 on bad arguments.  A candidate that crashes takes the
  * runner down with it (the worker's signal or exit status is the
  * runner's), and whoever ran it sees the signal.
@@ -133,6 +134,11 @@ struct bench_rec {
 extern "C"
 #endif
 void ks_measure_peak(struct ks_peak *peak) __attribute__((weak));
+/* the device's first use (ks_gpu.hip), present in a GPU runner only */
+#ifdef __cplusplus
+extern "C"
+#endif
+int ks_gpu_judge_device_ok(char *why, size_t n) __attribute__((weak));
 
 /*
  * A side-by-side bench (--versus): whether the base's worker still
@@ -151,6 +157,7 @@ struct report {
 	double cpu_s;			/* the CPU time of the runner and its workers, once they are waited for */
 	struct ks_peak peak;		/* with --measure-peak */
 	int correct;
+	int device_failed;		/* the device failed before any code of the candidate ran */
 	uint64_t salt;
 	char failure[1024];
 	struct test_rec *tests;
@@ -524,6 +531,17 @@ main(int argc, char **argv)
 			die(2, "--measure-peak: this runner cannot measure a "
 			    "peak (CPU runners can)");
 		ks_measure_peak(&r.peak);
+	}
+	/*
+	 * The device first: one that fails before any code of the candidate
+	 * has run is the machine's fault, not the kernel's, and the verdict
+	 * says so (ks-bench benches on another GPU, or stops).
+	 */
+	if (ks_gpu_judge_device_ok && ks_gpu_judge_device_ok(r.failure, sizeof r.failure) < 0) {
+		r.correct = 0;
+		r.device_failed = 1;
+		write_report(o.json_fd, &r);
+		return 0;
 	}
 	/* the worker started, locked down and the floor measured, before any code of the candidate runs */
 	ks_judge_start(worker_path(&o));

@@ -75,6 +75,9 @@ json_report(FILE *fp, const struct report *r)
 	/* a rule broken (work after the return, a message out of turn), not a wrong answer */
 	if (r->rejected)
 		fputs("\n \"rejected\": true,", fp);
+	/* no kernel's verdict at all: the device failed first */
+	if (r->device_failed)
+		fputs("\n \"device_failed\": true,", fp);
 	fputs("\n \"tests\": [", fp);
 	for (i = 0; i < r->ntests; i++) {
 		t = &r->tests[i];

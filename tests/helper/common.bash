@@ -226,6 +226,11 @@ stand_in_nvcc() {
 while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
 cat >"$out" <<RUNNER
 #!/bin/sh
+# a GPU made to fail (a file dead-gpu-N beside gpu.log): the judge's verdict before any kernel runs
+if [ -e "$GPU_DIR/dead-gpu-\$CUDA_VISIBLE_DEVICES" ]; then
+	printf '{"correct": false, "device_failed": true, "failure": "the device failed before the kernel ran: no CUDA-capable device is detected", "tests": [], "results": [], "timer": "stand-in"}' >&3
+	exit 0
+fi
 echo "start \$CUDA_VISIBLE_DEVICES \$(date +%s.%N)" >>$GPU_LOG
 res=
 for a in "\$@"; do
@@ -239,7 +244,7 @@ RUNNER
 chmod +x "$out"
 SH
 	# the log's path and the seconds written in: compilers run with a minimal environment
-	sed -i -e "s|\$GPU_LOG|$PWD/gpu.log|" -e "s|\$SECONDS|$1|" bin/nvcc
+	sed -i -e "s|\$GPU_LOG|$PWD/gpu.log|" -e "s|\$GPU_DIR|$PWD|" -e "s|\$SECONDS|$1|" bin/nvcc
 	chmod +x bin/nvcc
 	export KS_NVCC=$PWD/bin/nvcc KS_SANDBOX=basic
 	unset CUDA_VISIBLE_DEVICES

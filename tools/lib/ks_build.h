@@ -100,6 +100,14 @@ int ks_gpus_load(const struct ks_target *t, struct ks_gpus *g);   /* -1 with a m
  */
 int ks_device_take(const struct ks_target *t, const struct ks_gpus *g, const char *what, char **desc);
 /*
+ * The device taken (desc, as ks_device_take named it) failed before any
+ * code of the kernel ran (a verdict's device_failed): a GPU of several in
+ * KS_GPUS is marked failed beside its lock (no bench of this host takes
+ * it again until the mark is removed) and let go, and 0 says another may
+ * be taken; -1 (said) where none is left, or there was one GPU only.
+ */
+int ks_device_failed(const struct ks_target *t, const struct ks_gpus *g, const char *desc, const char *why);
+/*
  * A compile's share of the CPU's bench lock: a bench of target cpu runs
  * its kernel on every core, and a compiler beside it holds up its threads
  * (a score twice as slow, shapes that never settle), so compiles for every

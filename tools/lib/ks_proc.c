@@ -405,6 +405,12 @@ ks_lock_any(char *const *paths, int n, const char *who)
 }
 
 int
+ks_lock_any_held(char *const *paths, int n, const char *who, int *held)
+{
+	return lock_any(paths, n, who, LOCK_EX, held);
+}
+
+int
 ks_lock_shared(const char *path, const char *who)
 {
 	char *const paths[1] = { (char *)path };

@@ -99,6 +99,8 @@ void ks_sandbox_signal_fix(char *const *argv, struct ks_proc_result *r);
  */
 #define KS_LOCK_ANY_MAX 64
 int ks_lock_any(char *const *paths, int n, const char *who);
+/* ks_lock_any, and *held the descriptor of the one held (close() lets go before exit) */
+int ks_lock_any_held(char *const *paths, int n, const char *who, int *held);
 /* The same for one file, held shared with others who ask so: its descriptor (close() lets go), or -1 said. */
 int ks_lock_shared(const char *path, const char *who);
 

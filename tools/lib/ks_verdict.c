@@ -319,6 +319,14 @@ ks_verdict(const struct ks_verdict_job *b, const char *json_path, const struct k
 	salt = h ? cJSON_GetObjectItemCaseSensitive(h, "salt") : NULL;
 	if (!cJSON_IsBool(correct)) {
 		res = ks_verdict_new(b, "crashed", "the harness exited without a valid result");
+	} else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "device_failed"))) {
+		/*
+		 * The GPU failed before any code of the kernel ran: no verdict on
+		 * it.  ks-bench never writes this status: it benches on another
+		 * GPU, or stops (ks_device_failed).
+		 */
+		const char *f = ks_json_str(h, "failure", NULL);
+		res = ks_verdict_new(b, "device_failed", f ? f : "the device failed before the kernel ran");
 	} else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "rejected"))) {
 		/* the judge refused a call: a rule broken (work after the return, the protocol), not a wrong answer */
 		const char *f = ks_json_str(h, "failure", NULL);
