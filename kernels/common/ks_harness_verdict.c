@@ -122,8 +122,11 @@ json_report(FILE *fp, const struct report *r)
 	json_num(fp, r->tests_wall);
 	fputs(",\n \"cpu_s\": ", fp);
 	json_num(fp, r->cpu_s);
-	fputs(",\n \"timer\": ", fp);
-	json_str(fp, ks_judge_timer_text());
+	/* (the timer names the device: none to ask when it failed) */
+	if (!r->device_failed) {
+		fputs(",\n \"timer\": ", fp);
+		json_str(fp, ks_judge_timer_text());
+	}
 	if (r->peak.flops_per_s > 0) {
 		fputs(",\n \"peak\": {\"flops_per_s\": ", fp);
 		json_num(fp, r->peak.flops_per_s);
