@@ -209,8 +209,9 @@ remove_old_reports(const char *dir)
 	closedir(d);
 }
 
+/* The harness's verdict, NULL on a tool error (said) or where the device failed first (*device_failed says why). */
 static cJSON *
-run_harness(struct bench *b)
+run_harness(struct bench *b, char **device_failed)
 {
 	struct ks_proc_opts o = { 0 };
 	struct ks_proc_result pr;
@@ -222,6 +223,7 @@ run_harness(struct bench *b)
 	double score = -1;
 	int fd;
 
+	*device_failed = NULL;
 	remove_old_reports(b->dir);
 	o.out_path = o.err_path = log;
 	o.result_fd = 3;
@@ -275,7 +277,7 @@ run_harness(struct bench *b)
 		ks_sandbox_signal_fix(argv, &pr);
 		struct ks_verdict_job j = verdict_job(b);
 
-		res = ks_verdict(&j, json, &pr, log, &cpu_s);
+		res = ks_verdict(&j, json, &pr, log, &cpu_s, device_failed);
 		/* what the candidate cost: the harness's whole run, start-up and every check included */
 		if (res)
 			cJSON_AddNumberToObject(res, "seconds", pr.seconds);
@@ -322,13 +324,14 @@ out:
 static cJSON *
 run_on_working_device(struct bench *b)
 {
+	char *why = NULL;
 	cJSON *res;
 
-	while ((res = run_harness(b)) && strcmp(ks_json_str(res, "status", ""), "device_failed") == 0) {
-		int again = ks_device_failed(b->target, &b->gpus, b->device, ks_json_str(res, "message", ""));
+	while (!(res = run_harness(b, &why)) && why) {
+		int again = ks_device_failed(b->target, &b->gpus, b->device, why);
 
-		cJSON_Delete(res);
-		res = NULL;
+		free(why);
+		why = NULL;
 		free(b->device);
 		b->device = NULL;
 		/* the machine sampled anew for the next GPU */

@@ -343,9 +343,12 @@ cJSON *ks_verdict_new(const struct ks_verdict_job *j, const char *status, const 
  * The record of a harness run (pr) that wrote its verdict to json_path
  * and its output to log_path: ok or incorrect from what it wrote, anything
  * else a timeout, a crash or a rejection.  *cpu_s: the CPU time the
- * harness says its processes used, else -1.
+ * harness says its processes used, else -1.  Where the harness says its
+ * device failed before any code of the kernel ran, no record (NULL) and
+ * *device_failed says why (caller frees; else NULL): no verdict on the
+ * kernel (ks_device_failed).
  */
 cJSON *ks_verdict(const struct ks_verdict_job *j, const char *json_path, const struct ks_proc_result *pr,
-    const char *log_path, double *cpu_s);
+    const char *log_path, double *cpu_s, char **device_failed);
 
 #endif

@@ -257,11 +257,12 @@ log_text(const char *path)
 
 /*
  * What the harness printed decides ok or incorrect; anything else is a
- * crash.  *cpu_s: the CPU time it says its processes used, else -1.
+ * crash.  *cpu_s: the CPU time it says its processes used, else -1;
+ * *device_failed, the harness's word that its device failed first.
  */
 cJSON *
 ks_verdict(const struct ks_verdict_job *b, const char *json_path, const struct ks_proc_result *pr, const char *log_path,
-    double *cpu_s)
+    double *cpu_s, char **device_failed)
 {
 	cJSON *h = NULL, *res;
 	char *text, *why;
@@ -269,6 +270,7 @@ ks_verdict(const struct ks_verdict_job *b, const char *json_path, const struct k
 	double score;
 
 	*cpu_s = -1;
+	*device_failed = NULL;
 	if (pr->timed_out) {
 		char *d = ks_proc_describe(pr);
 
@@ -320,13 +322,11 @@ ks_verdict(const struct ks_verdict_job *b, const char *json_path, const struct k
 	if (!cJSON_IsBool(correct)) {
 		res = ks_verdict_new(b, "crashed", "the harness exited without a valid result");
 	} else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "device_failed"))) {
-		/*
-		 * The GPU failed before any code of the kernel ran: no verdict on
-		 * it.  ks-bench never writes this status: it benches on another
-		 * GPU, or stops (ks_device_failed).
-		 */
+		/* the GPU failed before any code of the kernel ran: no verdict on it (ks-bench benches elsewhere, or stops) */
 		const char *f = ks_json_str(h, "failure", NULL);
-		res = ks_verdict_new(b, "device_failed", f ? f : "the device failed before the kernel ran");
+
+		*device_failed = ks_estrdup(f ? f : "the device failed before the kernel ran");
+		res = NULL;
 	} else if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "rejected"))) {
 		/* the judge refused a call: a rule broken (work after the return, the protocol), not a wrong answer */
 		const char *f = ks_json_str(h, "failure", NULL);
