@@ -191,3 +191,33 @@ SH
 	assert_line "PASS GONE alone: the message says to bench again"
 	assert_equal "$(grep -c '^PASS' <<<"$output")" 9
 }
+
+# What each device ran, one interval a line: "DEV START END" (every start with the end that follows it on DEV)
+device_intervals() {
+	awk '$1 == "start" { open[$2] = $3 } $1 == "end" && ($2 in open) { print $2, open[$2], $3; delete open[$2] }' gpu.log | sort -k1,1 -k2,2n
+}
+
+@test "two runs in two populations share the GPUs: every GPU busy at once, never two benches on one" {
+	KS_GPUS=0,1 make -s -C "$KS_ROOT" -j2 generation N=1 K=2 POP="$PWD/pa" PROBLEM=fp8-mm TARGET=hip-nvidia >a.out 2>&1 &
+	local a=$!
+	KS_GPUS=0,1 make -s -C "$KS_ROOT" -j2 generation N=1 K=2 POP="$PWD/pb" PROBLEM=fp8-mm TARGET=hip-nvidia >b.out 2>&1 &
+	local b=$!
+	wait "$a" || fail "the first run failed: $(cat a.out)"
+	wait "$b" || fail "the second run failed: $(cat b.out)"
+	# six benches (each run's seed and its two candidates), on both GPUs (two at once on a GPU would pair fewer)
+	assert_equal "$(grep -c '^start' gpu.log)" 6
+	run -0 device_intervals
+	assert_equal "${#lines[@]}" 6
+	run -0 sh -c "cut -d' ' -f2 gpu.log | sort -u | tr '\n' ' '"
+	assert_output "0 1 "
+	# on one GPU one bench at a time (the lock); on two, some benches at once (no wait beyond the lock's)
+	run -0 device_intervals
+	echo "$output" | awk '$1 == dev && $2 < end { print "overlap on GPU " $1 ": " $0; bad = 1 } { dev = $1; end = $3 }
+		END { exit bad }' || fail "two benches on one GPU at once: $output"
+	echo "$output" | awk '{ d[NR] = $1; s[NR] = $2; e[NR] = $3 } END { for (i = 1; i <= NR; i++) for (j = 1; j <= NR; j++)
+		if (d[i] != d[j] && s[i] < e[j] && s[j] < e[i]) exit 0; exit 1 }' || fail "never two GPUs at once: $output"
+	for p in pa pb; do
+		run -0 jq -r '.device' $p/gen-000/c0/bench.json $p/gen-001/c0/bench.json $p/gen-001/c1/bench.json
+		refute_output --partial null
+	done
+}
