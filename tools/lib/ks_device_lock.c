@@ -124,7 +124,7 @@ ks_device_take(const struct ks_target *t, const struct ks_gpus *g, const char *w
 	for (i = 0; i < n; i++)
 		paths[i] = lock_path(t->device, g->n ? g->index[at[i]] : -1);
 	who = ks_easprintf("%s %ld on %s", ks_progname, (long)getpid(), what);
-	got = ks_lock_any_held(paths, n, who, &held.lock);
+	got = ks_lock_any(paths, n, who, &held.lock);
 	free(who);
 	for (i = 0; i < n; i++)
 		free(paths[i]);

@@ -399,13 +399,7 @@ lock_any(char *const *paths, int n, const char *who, int op, int *held)
 }
 
 int
-ks_lock_any(char *const *paths, int n, const char *who)
-{
-	return lock_any(paths, n, who, LOCK_EX, NULL);
-}
-
-int
-ks_lock_any_held(char *const *paths, int n, const char *who, int *held)
+ks_lock_any(char *const *paths, int n, const char *who, int *held)
 {
 	return lock_any(paths, n, who, LOCK_EX, held);
 }

@@ -94,13 +94,12 @@ char **ks_sandbox_wrap(char **argv, const char *box, char **desc);
 void ks_sandbox_signal_fix(char *const *argv, struct ks_proc_result *r);
 /*
  * Waits for the first free of n lock files; returns its index, held until
- * exit, or -1.  Once held, who is written into it ("ks-bench 123 on
- * pop/gen-001/c0"), so that a process that has to wait says whom for.
+ * exit (or until *held, its descriptor, is closed), or -1.  Once held, who
+ * is written into it ("ks-bench 123 on pop/gen-001/c0"), so that a process
+ * that has to wait says whom for.
  */
 #define KS_LOCK_ANY_MAX 64
-int ks_lock_any(char *const *paths, int n, const char *who);
-/* ks_lock_any, and *held the descriptor of the one held (close() lets go before exit) */
-int ks_lock_any_held(char *const *paths, int n, const char *who, int *held);
+int ks_lock_any(char *const *paths, int n, const char *who, int *held);
 /* The same for one file, held shared with others who ask so: its descriptor (close() lets go), or -1 said. */
 int ks_lock_shared(const char *path, const char *who);
 
