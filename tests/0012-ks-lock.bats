@@ -36,6 +36,13 @@ wait_file() {
 	run -0 flock -n pop/.lock true
 }
 
+@test "ks-lock exits as the command did, not as a process of it that it adopted and reaped after it" {
+	# (a child killed outright, then left by its parent: ks-lock, the subreaper, reaps both in one
+	# pass; make test once failed with the command's exit 0 read as 137)
+	run -0 ks-lock pop sh -c 'sh -c "kill -9 \$\$" & exec sleep 0.2'
+	run -3 ks-lock pop sh -c 'sh -c "kill -9 \$\$" & exec sh -c "sleep 0.2; exit 3"'
+}
+
 @test "a second ks-lock exits 75 and names the make that holds the lock, with its command line" {
 	setsid sh -c 'ks-lock pop sh -c "touch started; sleep 60"; :' 3>&- &
 	holder=$! holder_start=$(proc_start $!)

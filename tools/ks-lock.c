@@ -388,7 +388,7 @@ run(const char *root, char **command, pid_t make)
 	unsigned long long was = 0;
 	sigset_t set;
 	struct sent sent = { 0 };
-	int pipefd[2], err = 0, status = 0, sig = 0, done = 0, killed = 0;
+	int pipefd[2], err = 0, status = 0, reaped, sig = 0, done = 0, killed = 0;
 	double deadline = 0;
 	ssize_t n;
 	pid_t pid, w;
@@ -452,9 +452,12 @@ run(const char *root, char **command, pid_t make)
 		return -1;
 	}
 	for (;;) {
-		while ((w = waitpid(-1, &status, WNOHANG)) > 0 || (w < 0 && errno == EINTR))
-			if (w == pid)
+		/* (an adopted process reaped after the command must not lend it its status) */
+		while ((w = waitpid(-1, &reaped, WNOHANG)) > 0 || (w < 0 && errno == EINTR))
+			if (w == pid) {
 				done = 1;
+				status = reaped;
+			}
 		if (done && !sig)
 			break;
 		if (!sig && (sig = caught ? caught : make_took(make, was)))
