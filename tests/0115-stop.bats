@@ -21,9 +21,10 @@ teardown() {
 
 # start_gen ARGS...: make generation N=1 in a session of its own ($pid, make's
 # pid, is its id), SIGINT not ignored (as from a terminal), each shape timed
-# for 4 s: the run has a minute and more left when it is stopped.
+# for $cap s (default 4: the run has a minute and more left when it is
+# stopped; a test that stops it elsewhere spares the CPUs those benches).
 start_gen() {
-	KS_TIME_CAP_S=4 setsid env --default-signal=INT \
+	KS_TIME_CAP_S=${cap:-4} setsid env --default-signal=INT \
 		make -s --no-print-directory -C "$KS_ROOT" generation POP="$P" N=1 "$@" >make.log 2>&1 &
 	pid=$! pid_start=$(proc_start $!)
 }
@@ -87,10 +88,15 @@ assert_stopped() {
 }
 
 @test "SIGINT to make alone (not its group) during the builds of generation 1 stops the whole run" {
-	start_gen
+	# each kernel's compile 3 s longer, idle: generation 1 is still building when the signal comes
+	mkdir bin
+	printf '#!/bin/sh\ncase "$*" in *kernel.c*) sleep 3 ;; esac\nexec cc "$@"\n' >bin/slow-cc
+	chmod +x bin/slow-cc
+	KS_CC=$PWD/bin/slow-cc cap=0.02 start_gen
 	wait_for pop/gen-001/c0/candidate.json
 	stop INT
 	assert_stopped INT
+	assert_file_not_exists pop/gen-001/c0/build.json
 	run -0 gen N=1
 	assert_complete
 }
@@ -98,7 +104,7 @@ assert_stopped() {
 @test "SIGHUP to make alone during an LLM call stops the whole run" {
 	# select's reply takes two minutes
 	llm_server_start '{"*": [{"content": "{}", "delay_s": 120}]}'
-	start_gen
+	cap=0.02 start_gen
 	local i
 	for ((i = 0; i < 1200; i++)); do
 		[ "$(llm_requests)" -ge 1 ] && break
