@@ -404,14 +404,19 @@ build_in() {
 	# a variable the compiler is given (CPATH reaches the compiler; HOME does not)
 	assert_equal "$(CPATH=/nonexistent build_in d)" false
 	assert_equal "$(HOME=/nonexistent-home build_in e)" true
+	# a search list's folder again later changes no lookup (PATH after a setup script sourced twice);
+	# a folder put before the others does
+	assert_equal "$(PATH=$PATH:${PATH%%:*}:/usr/bin:/usr/bin CPATH=/nonexistent:/nonexistent build_in e2)" true
+	mkdir first
+	assert_equal "$(PATH=$PWD/first:$PATH CPATH=/nonexistent build_in e3)" false
 	run -0 find cache -type f -name 'runner-*.log'
-	assert_equal "${#lines[@]}" 4
+	assert_equal "${#lines[@]}" 5
 	run -0 find cache -type f
-	assert_equal "${#lines[@]}" 28
+	assert_equal "${#lines[@]}" 35
 	# off: nothing kept, nothing taken
 	assert_equal "$(KS_BUILD_CACHE=off build_in f)" false
 	run -0 find cache -type f
-	assert_equal "${#lines[@]}" 28
+	assert_equal "${#lines[@]}" 35
 }
 
 @test "a cache folder that others may write is not used: said once, the build goes on" {

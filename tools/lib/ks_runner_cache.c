@@ -94,7 +94,50 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The variables the sandbox gives the compiler, in name order. */
+/*
+ * var ("NAME=value") as the key sees it: a search list (PATH and the
+ * like) without the repeats of a folder already in it, which no lookup
+ * ever reaches (a setup script sourced twice adds its folders again), so
+ * that they do not make another runner.  Allocated.
+ */
+static char *
+env_canonical(const char *var)
+{
+	static const char *const lists[] = { "PATH", "LD_LIBRARY_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",
+		"CPLUS_INCLUDE_PATH", NULL };
+	const char *eq = strchr(var, '=');
+	size_t len = (size_t)(eq - var), n, kept = 0;
+	char *out, *copy, *dir, *rest, **seen;
+	const char *const *l;
+
+	for (l = lists; *l && !(strlen(*l) == len && strncmp(var, *l, len) == 0); l++)
+		;
+	if (!*l)
+		return ks_estrdup(var);
+	out = ks_ecalloc(strlen(var) + 1, 1);
+	memcpy(out, var, len + 1);
+	n = len + 1;
+	copy = ks_estrdup(eq + 1);
+	seen = ks_ecalloc(strlen(copy) + 1, sizeof *seen);
+	for (rest = copy; (dir = strsep(&rest, ":"));) {
+		size_t i;
+
+		for (i = 0; i < kept && strcmp(seen[i], dir) != 0; i++)
+			;
+		if (i < kept)
+			continue;
+		if (kept)
+			out[n++] = ':';
+		memcpy(out + n, dir, strlen(dir) + 1);
+		n += strlen(dir);
+		seen[kept++] = dir;
+	}
+	free(seen);
+	free(copy);
+	return out;
+}
+
+/* The variables the sandbox gives the compiler, in name order, search lists without repeats. */
 static void
 hash_env(struct ks_hash *h)
 {
@@ -109,8 +152,12 @@ hash_env(struct ks_hash *h)
 		if (ks_env_kept(*e))
 			kept[k++] = *e;
 	qsort(kept, k, sizeof *kept, cmp_str);
-	for (size_t i = 0; i < k; i++)
-		ks_hash_str(h, kept[i]);
+	for (size_t i = 0; i < k; i++) {
+		char *canon = env_canonical(kept[i]);
+
+		ks_hash_str(h, canon);
+		free(canon);
+	}
 	free(kept);
 }
 
