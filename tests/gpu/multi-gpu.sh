@@ -28,23 +28,22 @@ mkdir -p "$out" "$work"
 unset POP PROBLEM TARGET N K
 
 now() { date +%s.%N; }
-# gen NAME JOBS GPUS N: make generation in POP work/NAME, its wall time appended to OUT/walls
+# gen NAME JOBS GPUS N: make generation in POP work/NAME, its wall time in work/walls.NAME (beside the
+# populations, so that a step run in a later call is reported with the earlier ones)
 gen() {
 	t0=$(now)
 	KS_GPUS=$3 make -s --no-print-directory -C "$root" -j"$2" generation N="$4" K="$k" PROBLEM="$problem" \
 		TARGET="$target" POP="$work/$1" >"$out/$1.log" 2>&1
 	rc=$?
-	echo "$1 $(now) $t0 $rc" >>"$out/walls"
+	echo "$1 $(now) $t0 $rc" >>"$work/walls.$1"
 	tail -n 3 "$out/$1.log"
 }
-touch "$out/walls"
-case " ${STEPS:-one multi pair} " in *" one "* | *" multi "* | *" pair "*) : >"$out/walls" ;; esac
 for step in ${STEPS:-one multi pair}; do
 	case $step in
-	one) rm -rf "$work/one" && gen one 2 "${gpus%%,*}" "$n" ;;
-	multi) rm -rf "$work/multi" && gen multi $((2 * ngpus)) "$gpus" "$n" ;;
+	one) rm -rf "$work/one" "$work/walls.one" && gen one 2 "${gpus%%,*}" "$n" ;;
+	multi) rm -rf "$work/multi" "$work/walls.multi" && gen multi $((2 * ngpus)) "$gpus" "$n" ;;
 	pair)
-		rm -rf "$work/pa" "$work/pb"
+		rm -rf "$work/pa" "$work/pb" "$work/walls.pa" "$work/walls.pb"
 		gen pa "$ngpus" "$gpus" 1 &
 		gen pb "$ngpus" "$gpus" 1
 		wait ;;
@@ -53,6 +52,7 @@ for step in ${STEPS:-one multi pair}; do
 	esac
 done
 (cd "$work" && find . -name '*.json' | tar czf "$out/populations.tgz" -T -)
+cat "$work"/walls.* >"$out/walls" 2>/dev/null
 
 python3 - "$work" "$out/walls" "$ngpus" >"$out/report.txt" <<'PY'
 import glob, json, math, os, sys
