@@ -36,6 +36,36 @@ setup() {
 	assert_output true
 }
 
+@test "cuda: host assembly may name any section, and the object's own check allows the compiler's sections only" {
+	# (before: .init was allowed, the C runtime's call before main and so before the worker's filter;
+	# the same code as tests/fixtures/adversarial/sgemm/r5_init_judge_floor.c, where the CPU target's text
+	# check now stops it first; GPU targets keep host assembly, since device code has it)
+	local sect
+	ks-init -p rmsnorm -t cuda -k 1 pop
+	mkdir -p pop/gen-000/c0
+	for sect in '.init,\"ax\",@progbits\ncall _ZL5earlyv' '.note.GNU-stack,\"x\",@progbits' \
+		'.interp,\"a\"\n.string \"/tmp/x\"' '.text.k,\"awx\",@progbits\nret' '.preinit_array,\"aw\"\n.quad _ZL5earlyv'; do
+		{ cat "$KS_ROOT/kernels/rmsnorm/seed.cu"
+		  echo '__attribute__((used)) static void early(void) {}'
+		  printf 'asm(".section %s\\n.text");\n' "$sect"; } >pop/gen-000/c0/kernel.cu
+		ks-build pop/gen-000/c0
+		run -0 jf pop/gen-000/c0/build.json .rejected
+		case $sect in
+		.init*) assert_output "the kernel has a constructor or destructor (its object holds section .init): code that runs before or after the call is not allowed" ;;
+		.note*) assert_output --partial "the kernel makes section .note.GNU-stack executable" ;;
+		.interp*) assert_output --partial "the kernel holds a section named '.interp', which a kernel's object has no use for" ;;
+		.text*) assert_output "the kernel makes section .text.k both writable and executable: code made at run time is not allowed" ;;
+		.preinit*) assert_output --partial "(its object holds section .preinit_array)" ;;
+		esac
+		assert_file_not_exists pop/gen-000/c0/worker
+	done
+	# the seed's own object, nvcc's sections and its one registration in .init_array, passes
+	cp "$KS_ROOT/kernels/rmsnorm/seed.cu" pop/gen-000/c0/kernel.cu
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .ok
+	assert_output true
+}
+
 @test "hip-nvidia: streams, device flags, files, names built by token pasting and host inline assembly are refused by what the compiler reads" {
 	# (before: other_stream, set_flags, pasted and host_clock passed the static check)
 	local k want

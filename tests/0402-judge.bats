@@ -72,12 +72,13 @@ shape [0-9x]+: C\[[0-9]+\]\[[0-9]+\] = nan, expected .*)$"
 	ks-build pop/gen-000/c0
 	run -0 jf pop/gen-000/c0/build.json .rejected
 	assert_output --partial "defines the global symbol 'calls'"
-	# a constructor the text check cannot see (the attribute built by a macro the preprocessor expands is seen; a section is not)
+	# a constructor by a section of its own: the text names the section (the object's own check, behind it, is
+	# tested on the cuda target, where host assembly is allowed: tests/0401)
 	{ cat "$KS_ROOT/kernels/sgemm/seed.c"; echo 'static void early(void) {}'
 	  echo '__attribute__((used, section(".init_array"))) static void (*const run_early)(void) = early;'; } >pop/gen-000/c0/kernel.c
 	ks-build pop/gen-000/c0
 	run -0 jf pop/gen-000/c0/build.json .rejected
-	assert_output "the kernel has a constructor or destructor (its object holds section .init_array): code that runs before or after the call is not allowed"
+	assert_output --partial "the kernel puts code or data in a section it names ('section(' on line"
 	{ cat "$KS_ROOT/kernels/sgemm/seed.c"; echo 'static void *pick(void) { return 0; }'
 	  echo 'static void chosen(void) __attribute__((ifunc("pick")));'; echo 'void (*use_chosen)(void) = chosen;'; } >pop/gen-000/c0/kernel.c
 	ks-build pop/gen-000/c0
@@ -331,4 +332,89 @@ built() {
 	run -0 jq -r '.correct, (.results[0].batch >= 16)' <<<"$output"
 	assert_line --index 0 true
 	assert_line --index 1 true
+}
+
+@test "round five: code in .init before the worker's filter, assembly in a section's name or behind a #line: refused, nothing read" {
+	# (before: each built and benched ok: r5_init_judge_floor at 0.40x of its honest time, the other two
+	# printing the file they embedded at build time; each fixture's header says how)
+	echo TOPSECRET-42 >secret.txt
+	run -0 judge r5_init_judge_floor
+	assert_line --index 0 rejected
+	assert_line --index 1 --partial "the kernel puts code or data in a section it names ('section(' on line"
+	run -0 judge r5_section_asm
+	assert_line --index 0 rejected
+	assert_line --index 1 --partial "the kernel puts code or data in a section it names"
+	run -0 judge r5_line_hides_asm
+	assert_line --index 0 rejected
+	assert_line --index 1 "the kernel holds a line directive ('#line' on line 13): the static check reads the kernel's lines by the preprocessor's line markers, which a kernel may not set"
+	run grep -r TOPSECRET pop
+	assert_failure
+}
+
+@test "round five: a line directive however spelled, a raw string, a NUL byte: refused by the text as written" {
+	local body
+	mkdir -p pop/gen-000/c0
+	# each a line before the seed: "#line" by a digraph, a trigraph, a spliced line, a comment, GCC's marker,
+	# and behind a header name whose "/*" opens no comment
+	for body in '#line 5 "x.h"' '  #  line 5' '%:line 5' '??=line 5' '#li\\\nne 5' '#/* a\n */line 5' \
+		'/**/ # 33 "/usr/include/stdio.h" 3' '#if __has_include(<a/*>)\n#endif\n#line 1 "/usr/include/stdio.h"\n/* */'; do
+		{ printf '%b\n' "$body"; cat "$KS_ROOT/kernels/sgemm/seed.c"; } >pop/gen-000/c0/kernel.c
+		ks-build pop/gen-000/c0
+		run -0 jf pop/gen-000/c0/build.json .rejected
+		assert_output --partial "the kernel holds a line directive ("
+	done
+	# a string that reads like one is no directive
+	{ echo 'static const char *note = "#line 5";'; cat "$KS_ROOT/kernels/sgemm/seed.c"; } >pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .ok .rejected
+	assert_output "true
+null"
+	{ echo 'static const char *s = R"(# 1 "/usr/include/stdio.h" 3)";'; cat "$KS_ROOT/kernels/sgemm/seed.c"; } >pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output --partial "the kernel holds a raw string literal ('R\"' on line 1)"
+	# (before: the text's check read up to the NUL, the compiler on past it)
+	{ printf 'int unused;\0\n#include <cblas.h>\n'; cat "$KS_ROOT/kernels/sgemm/seed.c"; } >pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output "the kernel holds a NUL byte (at byte 11): a kernel's source is text, and the check reads it to the end"
+	rm pop/gen-000/c0/kernel.c
+	mkdir pop/gen-000/c0/kernel.c
+	run -1 ks-build pop/gen-000/c0
+	assert_output "ks-build: 'pop/gen-000/c0/kernel.c' is not a regular file: a kernel's source is one file"
+}
+
+@test "round five: what the kernel includes, by the preprocessor's own account: another candidate's file, a user's file, a vendor header by a macro, /dev/zero" {
+	mkdir -p pop/gen-000/c0 pop/gen-000/c1/cub
+	echo 'int borrowed;' >pop/gen-000/c1/kernel.c
+	touch pop/gen-000/c1/cub/util.h
+	echo 'KEY=TOPSECRET-42' >secret.env
+	inc() {
+		{ printf '%b\n' "$1"; cat "$KS_ROOT/kernels/sgemm/seed.c"; } >pop/gen-000/c0/kernel.c
+		ks-build pop/gen-000/c0
+		run -0 jf pop/gen-000/c0/build.json .rejected
+	}
+	# (before: a file named by a macro, or by a quoted path, was read and compiled with no check of its text)
+	inc '#define OTHER "../c1/kernel.c"\n#include OTHER'
+	assert_output "the kernel includes 'pop/gen-000/c0/../c1/kernel.c', which is neither a system header, the compiler's own nor the harness's: a kernel is one file"
+	inc "#include \"$PWD/secret.env\""
+	assert_output "the kernel includes '$PWD/secret.env', which is neither a system header, the compiler's own nor the harness's: a kernel is one file"
+	run grep -r TOPSECRET pop
+	assert_failure
+	inc '#define VENDOR "../c1/cub/util.h"\n#include VENDOR'
+	assert_output "the kernel includes a vendor library's header ('pop/gen-000/c0/../c1/cub/util.h'): the kernel must do the work itself"
+	# the preprocessor's own failure is the kernel's: what it says of the kernel, then no build
+	inc '#include "no-such-header.h"'
+	assert_output "the kernel could not be preprocessed (the preprocessor failed), so the static check cannot read it:
+pop/gen-000/c0/kernel.c:1:10: fatal error: no-such-header.h: No such file or directory"
+	assert_file_not_exists pop/gen-000/c0/runner
+	# (before: the preprocessor grew by hundreds of megabytes a second with no limit but the build's 120 s)
+	mkdir -p kernels
+	cp -r "$KS_ROOT/kernels/common" "$KS_ROOT/kernels/sgemm" kernels/
+	jq '.limits.build_memory_mb = 256' "$KS_ROOT/kernels/sgemm/problem.json" >kernels/sgemm/problem.json
+	export KS_KERNELS_DIR=$PWD/kernels
+	inc '#include "/dev/zero"'
+	assert_output --partial "the kernel could not be preprocessed ("
+	run -0 jf pop/gen-000/c0/build.json .seconds
+	(( $(printf '%.0f' "$output") < 30 ))
 }

@@ -5,6 +5,8 @@
  * It writes build.json, build.log and the runner, and nothing else: the
  * kernel and candidate.json are ks-implement's (population(5)).
  */
+#include <sys/stat.h>
+
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -51,12 +53,18 @@ not_built(const struct build *b, const char *diagnostics, const char *why)
 static char *
 refusal(const struct build *b)
 {
-	char *src = ks_file_read(b->kernel, NULL), *why;
+	size_t size;
+	char *src = ks_file_read(b->kernel, &size), *why;
 	struct ks_compile_job job = { b->target, &b->prob, b->kernel, b->runner, b->log, NULL };
 
 	if (!src)
 		return NULL;
-	why = ks_static_check(src, cJSON_GetObjectItemCaseSensitive(b->prob.json, "forbidden"));
+	/* the checks read text up to a NUL byte; the compiler reads on past it */
+	if (memchr(src, '\0', size))
+		why = ks_easprintf("holds a NUL byte (at byte %zu): a kernel's source is text, and the check reads it "
+		    "to the end", (size_t)((char *)memchr(src, '\0', size) - src));
+	else
+		why = ks_static_check(src, cJSON_GetObjectItemCaseSensitive(b->prob.json, "forbidden"));
 	free(src);
 	return why ? why : ks_compile_refusal(&job);
 }
@@ -121,9 +129,14 @@ compile(struct build *b)
 	struct ks_compile_job job = { b->target, &b->prob, b->kernel, b->runner, b->log, ks_compile_object_refusal };
 	char *why;
 	cJSON *res;
+	struct stat st;
 
 	if (!ks_exists(b->kernel)) {
 		ks_warnx("'%s' does not exist: run ks-implement on '%s' first", b->kernel, b->dir);
+		return NULL;
+	}
+	if (stat(b->kernel, &st) != 0 || !S_ISREG(st.st_mode)) {
+		ks_warnx("'%s' is not a regular file: a kernel's source is one file", b->kernel);
 		return NULL;
 	}
 	if (ks_target_external(b->target))

@@ -186,6 +186,8 @@ char *ks_compile_refusal(const struct ks_compile_job *j);
  * entry point alone).  The reason to refuse it, or NULL.
  */
 char *ks_compile_object_refusal(const struct ks_compile_job *j, const char *obj);
+/* ks_compile_sections.c: the object's sections (ELF headers) by an exact list of names, types and flags; why not, or NULL */
+char *ks_compile_sections_refusal(const struct ks_compile_job *j, const char *obj);
 /*
  * Runs the target's compiler (sandboxed: the source is untrusted; not
  * for target external, which compiles nothing) and adds to rec the
@@ -217,6 +219,8 @@ int ks_problem_judged(const struct ks_problem *p);
 char *ks_compile_worker_path(const char *runner);
 /* The wall-clock limit of a build: problem.json limits.build_s, else 120 s. */
 double ks_compile_limit_s(const struct ks_problem *p);
+/* The address-space limit of a build's compilers, in MiB: problem.json limits.build_memory_mb, else 8192. */
+long ks_compile_mem_mb(const struct ks_problem *p);
 /* What "cc --version" names as its version (the first line with "version" or "release"); NULL with a message */
 char *ks_compile_version(const char *cc);
 /* What a build's log holds, cut to a size a prompt can hold, and, when !ok, a last line "<who> <how it failed>". */

@@ -189,6 +189,20 @@ ks_compile_limit_s(const struct ks_problem *p)
 	return ks_json_num(limits, "build_s", NULL, &v) == 0 && v > 0 ? v : 120;
 }
 
+/*
+ * The address space a compiler of the kernel may use: a source can ask
+ * for any amount (#include "/dev/zero" grows the preprocessor by hundreds
+ * of megabytes a second), and the machine is shared with the benches.
+ */
+long
+ks_compile_mem_mb(const struct ks_problem *p)
+{
+	const cJSON *limits = cJSON_GetObjectItemCaseSensitive(p->json, "limits");
+	double v;
+
+	return ks_json_num(limits, "build_memory_mb", NULL, &v) == 0 && v >= 1 ? (long)v : 8192;
+}
+
 char *
 ks_compile_diagnostics(const char *log, const struct ks_proc_result *r, int ok, const char *who)
 {
@@ -526,7 +540,8 @@ run_step(const struct ks_compile_job *j, const struct step *s, struct plan_run *
 	o.timeout_s = ks_compile_limit_s(j->prob);
 	/* the compiler reads untrusted source: no keys in its environment, no network */
 	o.sandbox = 1;
-	o.fsize_mb = 4096;
+	o.fsize_mb = 1024;
+	o.mem_mb = ks_compile_mem_mb(j->prob);
 	o.out_path = o.err_path = j->log;
 	if (ks_proc_run(s->argv, &o, &r) < 0) {
 		ks_runner_cache_unlock(key, lock);

@@ -12,48 +12,146 @@
 
 #include "ks_build.h"
 
+/* 1 when path names a file at or under folder dir (both made real first; dir already real) */
+static int
+under(const char *path, const char *dir)
+{
+	char *real = realpath(path, NULL);
+	size_t n = strlen(dir);
+	int in = real && strncmp(real, dir, n) == 0 && (real[n] == '/' || real[n] == '\0');
+
+	free(real);
+	return in;
+}
+
+/*
+ * The folder the compiler is installed in (/usr/local/cuda-13.0 for its
+ * bin/nvcc): its own headers live there.  Allocated, or NULL.
+ */
+static char *
+compiler_home(const struct ks_compile_job *j)
+{
+	const char *cc = ks_target_compiler(j->target);
+	char *found = strchr(cc, '/') ? ks_estrdup(cc) : ks_find_in_path(cc), *real = found ? realpath(found, NULL) : NULL;
+
+	free(found);
+	for (int up = 0; real && up < 2; up++) {
+		char *slash = strrchr(real, '/');
+
+		if (slash && slash > real)
+			*slash = '\0';
+	}
+	return real;
+}
+
+/*
+ * NULL when the preprocessor's line marker for file (with flags, the rest
+ * of the marker) names what a kernel may include: a system header (flag
+ * 3), the compiler's own headers, the harness's folders (the kernels
+ * folder); else why not.  Another candidate's kernel, a file of the
+ * user's, /dev/zero: a kernel is one file.
+ */
+static char *
+include_refusal(const struct ks_compile_job *j, const char *file, const char *flags, const char *kdir,
+    const char *cchome)
+{
+	char *vendor = ks_static_vendor_header(file);
+
+	if (vendor)
+		return vendor;
+	if (strcmp(file, j->kernel) == 0 || file[0] == '<' || strstr(flags, " 3") ||
+	    (kdir && under(file, kdir)) || (cchome && under(file, cchome)))
+		return NULL;
+	return ks_easprintf("includes '%.200s', which is neither a system header, the compiler's own nor the "
+	    "harness's: a kernel is one file", file);
+}
+
+/*
+ * The lines of the preprocessor's diagnostics (err, a file) that name the
+ * kernel's own file or a harness's header (under kdir) as where they
+ * are: what it says of them (a missing header, a shim's #error), and
+ * nothing it quotes of any other file.  Allocated.
+ */
+static char *
+kernel_lines(const char *err, const char *kernel, const char *kdir)
+{
+	char *text = ks_file_read(err, NULL);
+	struct ks_buf b = { 0 };
+	size_t n = strlen(kernel);
+
+	ks_buf_add(&b, "", 0);
+	for (char *line = text, *save = NULL, *l; text && b.len < 2000 && (l = strtok_r(line, "\n", &save)); line = NULL) {
+		char *where = ks_estrndup(l, strcspn(l, ":"));
+
+		if ((strncmp(l, kernel, n) == 0 && l[n] == ':') || (kdir && l[strlen(where)] == ':' && under(where, kdir)))
+			ks_buf_printf(&b, "%s\n", l);
+		free(where);
+	}
+	free(text);
+	return b.s;
+}
+
 /*
  * What the compiler reads of the kernel: its preprocessed text, each line
  * of the kernel's own file at its line number (line markers say whose a
  * line is), so that token pasting and macros hide nothing from the
- * static check.  NULL when the preprocessor failed (the build will say why).
+ * static check.  NULL, *why set, when the kernel includes what it may not
+ * or the preprocessor failed (a kernel the check cannot read is not built).
  */
 static char *
-expanded(const struct ks_compile_job *j, const char *dir)
+expanded(const struct ks_compile_job *j, const char *dir, char **why)
 {
 	size_t n;
 	char **argv = ks_compile_options(j, &n), *out = ks_easprintf("%s/expanded", dir), *text;
+	char *err = ks_easprintf("%s/expanded.err", dir);
 	struct ks_proc_opts o = { 0 };
-	struct ks_proc_result r;
+	struct ks_proc_result r = { 0 };
 	struct ks_buf b = { 0 };
 	int mine = 1;
 
 	ks_argv_add(&argv, &n, ks_estrdup("-E"));
 	ks_argv_add(&argv, &n, ks_estrdup(j->kernel));
 	o.out_path = out;
+	o.err_path = err;
 	o.timeout_s = ks_compile_limit_s(j->prob);
 	o.sandbox = 1;
 	o.fsize_mb = 1024;
+	o.mem_mb = ks_compile_mem_mb(j->prob);
 	text = ks_proc_run(argv, &o, &r) == 0 && r.exited && r.status == 0 ? ks_file_read(out, NULL) : NULL;
 	ks_argv_free(argv);
 	free(out);
-	if (!text)
+	char *kdir = ks_kernels_dir(), *kreal = realpath(kdir, NULL);
+
+	free(kdir);
+	if (!text) {
+		char *said = kernel_lines(err, j->kernel, kreal);
+
+		*why = ks_easprintf("could not be preprocessed (%s), so the static check cannot read it%s%s",
+		    r.timed_out ? "the preprocessor ran past its time limit" : r.exited ? "the preprocessor failed" :
+		    "the preprocessor was killed, past its memory or file-size limit", *said ? ":\n" : "", said);
+		free(said);
+		free(err);
+		free(kreal);
 		return NULL;
+	}
+	free(err);
 	/* each of the kernel's lines in its place: markers may set the number back */
-	char **at = NULL;
+	char **at = NULL, *cchome = compiler_home(j);
 	long cur = 1, max = 0;
-	for (char *line = text, *next; *line; line = next) {
+	for (char *line = text, *next; *line && !*why; line = next) {
 		long num;
+		int used;
 		char file[4096];
 
 		next = line + strcspn(line, "\n");
 		if (*next)
 			*next++ = '\0';
 		/* # 12 "kernel.cu" 2, or #line 12 "kernel.cu" */
-		if ((sscanf(line, "# %ld \"%4095[^\"]\"", &num, file) == 2 ||
-		    sscanf(line, "#line %ld \"%4095[^\"]\"", &num, file) == 2)) {
+		if ((sscanf(line, "# %ld \"%4095[^\"]\"%n", &num, file, &used) == 2 ||
+		    sscanf(line, "#line %ld \"%4095[^\"]\"%n", &num, file, &used) == 2)) {
 			mine = strcmp(file, j->kernel) == 0;
 			cur = num > 0 && num < 10000000 ? num : 1;
+			*why = include_refusal(j, file, line + used, kreal, cchome);
 			continue;
 		}
 		if (mine && *line) {
@@ -77,6 +175,12 @@ expanded(const struct ks_compile_job *j, const char *dir)
 	}
 	free(at);
 	free(text);
+	free(kreal);
+	free(cchome);
+	if (*why) {
+		ks_buf_free(&b);
+		return NULL;
+	}
 	return b.s;
 }
 
@@ -137,10 +241,6 @@ is_entry(const char *name, const char *entry)
 		return 0;
 	return strncmp(end, entry, n) == 0;
 }
-
-/* Sections whose code runs before or after main: constructors and destructors. */
-static const char *const init_sections[] = { ".init_array", ".fini_array", ".preinit_array", ".ctors", ".dtors",
-	NULL };
 
 /*
  * What a GPU compiler defines in every object with device code, not the
@@ -242,8 +342,8 @@ init_array_refusal(const char *obj)
 static char *
 definitions_refusal(const struct ks_compile_job *j, const char *obj)
 {
-	char *nm[] = { "nm", "--defined-only", (char *)obj, NULL }, *readelf[] = { "readelf", "-SW", (char *)obj, NULL };
-	char *syms = ks_proc_capture(nm, 60), *sections = NULL, *why = NULL;
+	char *nm[] = { "nm", "--defined-only", (char *)obj, NULL };
+	char *syms = ks_proc_capture(nm, 60), *why = NULL;
 
 	for (char *line = syms, *save = NULL, *l; syms && !why && (l = strtok_r(line, "\n", &save)); line = NULL) {
 		char type, name[512];
@@ -260,26 +360,12 @@ definitions_refusal(const struct ks_compile_job *j, const char *obj)
 			    "'%s' and nothing else (make '%s' static), so that it cannot stand in for a function of the C "
 			    "library or of the harness", name, j->prob->entry_name, name);
 	}
-	if (!why && syms && (sections = ks_proc_capture(readelf, 60)))
-		for (char *line = sections, *save = NULL, *l; !why && (l = strtok_r(line, "\n", &save)); line = NULL) {
-			char *br = strchr(l, ']'), name[256];
-
-			/* "  [ 5] .init_array        INIT_ARRAY ..." */
-			if (!br || sscanf(br + 1, "%255s", name) != 1)
-				continue;
-			for (const char *const *s = init_sections; *s && !why; s++) {
-				if (strncmp(name, *s, strlen(*s)) != 0)
-					continue;
-				/* a GPU object's .init_array registers its device code: that one entry, and no other */
-				if (device_code(j->target) && strcmp(name, ".init_array") == 0)
-					why = init_array_refusal(obj);
-				else
-					why = ks_easprintf("has a constructor or destructor (its object holds section %s): code "
-					    "that runs before or after the call is not allowed", name);
-			}
-		}
+	if (!why && syms)
+		why = ks_compile_sections_refusal(j, obj);
+	/* a GPU object's .init_array registers its device code: that one entry, and no other */
+	if (!why && syms && device_code(j->target))
+		why = init_array_refusal(obj);
 	free(syms);
-	free(sections);
 	return why;
 }
 
@@ -388,7 +474,7 @@ ks_compile_refusal(const struct ks_compile_job *j)
 		free(dir);
 		return NULL;
 	}
-	if ((text = expanded(j, dir))) {
+	if ((text = expanded(j, dir, &why))) {
 		blank_shim_names(j, text);
 		why = ks_static_check_expanded(text, forbidden, !j->target->host_asm);
 		free(text);

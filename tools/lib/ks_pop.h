@@ -88,6 +88,8 @@ int ks_bound_measured(const struct ks_problem *p, const char *target);
 char *ks_static_check(const char *src, const cJSON *forbidden);
 /* The same rules on a kernel's preprocessed lines (no #include left); no_asm: inline assembly refused too. */
 char *ks_static_check_expanded(const char *text, const cJSON *forbidden, int no_asm);
+/* Why the file at path, which the kernel's preprocessing read, is a vendor library's header; NULL when it is not */
+char *ks_static_vendor_header(const char *path);
 /* 1 when name appears in code as an identifier followed by '(' (a definition or a call). */
 int ks_code_defines(const char *code, const char *name);
 /* name defined with its body: name(...) { */

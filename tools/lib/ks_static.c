@@ -48,6 +48,9 @@ static const struct rule rules[] = {
 	    "reaches into the process (%s): loading code, interposing symbols or patching memory is not allowed", 0 },
 	{ NW "(write|pwrite|writev|dprintf|fdopen|dup|dup2|dup3|fcntl|ioctl|syscall|close)[[:space:]]*\\(",
 	    "works on file descriptors (%s): the harness's verdict channel is not the kernel's", 0 },
+	{ NW "(section|__section__)[[:space:]]*\\(|#[[:space:]]*pragma[[:space:]]+(clang[[:space:]]+)?section" NW,
+	    "puts code or data in a section it names (%s): a kernel keeps to the compiler's own sections (the linker "
+	    "and the loader run some, and a section's name reaches the assembler as written)", 0 },
 	{ NW "ks_" W "*",
 	    "uses a name of the harness (%s): the kernel's own names must not start with ks_", 0 },
 	{ NW W "*_reference" W "*",
@@ -160,6 +163,146 @@ static const struct rule asm_rule = {
 	"uses inline assembly (%s): a kernel for the CPU must be C", 0
 };
 
+/*
+ * 1 when what is written of the line so far (start to w) leaves a '<' to
+ * open a header name, inside which a comment opener is none: after #include,
+ * #include_next, #import, or __has_include( and __has_include_next(.
+ */
+static int
+header_name_next(const char *start, const char *w)
+{
+	static const char *const before[] = { "include", "include_next", "import", "__has_include(",
+		"__has_include_next(", NULL };
+	const char *e = w;
+
+	while (e > start && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	for (const char *const *b = before; *b; b++) {
+		size_t n = strlen(*b);
+
+		if ((size_t)(e - start) >= n && strncmp(e - n, *b, n) == 0) {
+			const char *k = e - n;
+
+			if (**b == '_')
+				return 1;
+			while (k > start && (k[-1] == ' ' || k[-1] == '\t'))
+				k--;
+			return k > start && k[-1] == '#';
+		}
+	}
+	if (e > start && e[-1] == '(') {
+		/* __has_include ( <x> ): blanks before the parenthesis */
+		const char *k = e - 1;
+
+		while (k > start && (k[-1] == ' ' || k[-1] == '\t'))
+			k--;
+		return (size_t)(k - start) >= 13 && (strncmp(k - 13, "__has_include", 13) == 0 ||
+		    ((size_t)(k - start) >= 18 && strncmp(k - 18, "__has_include_next", 18) == 0));
+	}
+	return 0;
+}
+
+/*
+ * The source as the preprocessor's first three phases leave it:
+ * trigraphs and digraphs that spell '#' and '\\' read as those, lines
+ * joined where a backslash ends them, each comment one space (newlines in
+ * it too); literals kept.  The newlines taken out follow the line they
+ * were taken from, so that the lines after it keep their numbers.
+ */
+static char *
+phases(const char *src)
+{
+	char *out = ks_emalloc(strlen(src) + 1), *w = out;
+	char quote = 0;
+	size_t held = 0;	/* newlines taken out of the current line */
+
+	for (const char *p = src; *p; ) {
+		char c;
+
+		if (p[0] == '?' && p[1] == '?' && (p[2] == '=' || p[2] == '/'))
+			c = p[2] == '=' ? '#' : '\\', p += 3;
+		else if (!quote && p[0] == '%' && p[1] == ':')
+			c = '#', p += 2;
+		else
+			c = *p++;
+		if (c == '\\') {
+			/* a backslash, perhaps blanks, then a newline: no break at all */
+			const char *q = p;
+
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (*q == '\n') {
+				p = q + 1;
+				held++;
+				continue;
+			}
+			*w++ = c;
+			if (quote && *p && *p != '\n')
+				*w++ = *p++;
+			continue;
+		}
+		if (!quote && c == '/' && *p == '*') {
+			const char *end = strstr(p + 1, "*/"), *stop = end ? end + 2 : p + strlen(p);
+
+			for (const char *k = p; k < stop; k++)
+				held += *k == '\n';
+			*w++ = ' ';
+			p = stop;
+			continue;
+		}
+		if (!quote && c == '/' && *p == '/') {
+			p += strcspn(p, "\n");
+			*w++ = ' ';
+			continue;
+		}
+		if (c == '"' || c == '\'')
+			quote = !quote ? c : quote == c ? 0 : quote;
+		else if (c == '<' && !quote && header_name_next(out, w))
+			quote = '>';
+		else if (c == '>' && quote == '>')
+			quote = 0;
+		else if (c == '\n')
+			quote = 0;
+		*w++ = c;
+		for (; c == '\n' && held; held--)
+			*w++ = '\n';
+	}
+	*w = '\0';
+	return out;
+}
+
+/*
+ * What the source as written may not hold, since it would steer what the
+ * later checks read: a line directive (#line, or GCC's "# 1 \"file\" 3"),
+ * which would make the kernel's own lines look like a system header's in
+ * the preprocessed text; a raw string literal, whose lines the
+ * preprocessor copies as they are, line directives and all.
+ */
+static char *
+steering_refusal(const char *src)
+{
+	static const struct rule steer[] = {
+		{ "^[ \t]*#[ \t]*(line|[0-9])",
+		  "holds a line directive (%s): the static check reads the kernel's lines by the preprocessor's line "
+		  "markers, which a kernel may not set", 0 },
+		{ "(^|[^A-Za-z0-9_])(u8|u|U|L)?R\"",
+		  "holds a raw string literal (%s): its lines reach the preprocessed text as written, where they could "
+		  "pass for the preprocessor's own", 0 },
+	};
+	char *code = phases(src), *why = NULL;
+
+	for (size_t i = 0; !why && i < sizeof steer / sizeof steer[0]; i++) {
+		regex_t re;
+
+		if (compile_rule(&re, steer[i].pattern) == 0) {
+			why = match_rule(&steer[i], &re, code);
+			regfree(&re);
+		}
+	}
+	free(code);
+	return why;
+}
+
 static char *
 check(const char *src, const cJSON *forbidden, int includes, int no_asm)
 {
@@ -167,6 +310,8 @@ check(const char *src, const cJSON *forbidden, int includes, int no_asm)
 	const regex_t *re = builtin_rules();
 	const cJSON *f;
 
+	if (includes)
+		why = steering_refusal(src);
 	for (size_t i = 0; !why && i < sizeof rules / sizeof rules[0]; i++)
 		if (includes || !rules[i].includes)
 			why = match_rule(&rules[i], &re[i], rules[i].includes ? incl : code);
@@ -208,6 +353,38 @@ char *
 ks_static_check_expanded(const char *text, const cJSON *forbidden, int no_asm)
 {
 	return check(text, forbidden, 0, no_asm);
+}
+
+/*
+ * A vendor library's header by its path, as the preprocessor's line
+ * markers name the files it read (so a header named by a macro, which
+ * the text's #include rule cannot see, is seen): a folder or file of the
+ * path named after a library.  Why not, or NULL.
+ */
+char *
+ks_static_vendor_header(const char *path)
+{
+	static const char *const starts[] = { "cublas", "cudnn", "rocblas", "hipblas", "cblas", "mkl", "openblas",
+		"miopen", NULL };
+	static const char *const named[] = { "cutlass", "cute", "cub", "thrust", "rocprim", "hipcub", "rocwmma",
+		"composable_kernel", "ck", "Eigen", NULL };
+
+	for (const char *c = path; *c; ) {
+		size_t n = strcspn(c, "/");
+
+		for (const char *const *s = starts; *s; s++)
+			if (n >= strlen(*s) && strncmp(c, *s, strlen(*s)) == 0)
+				goto found;
+		for (const char *const *s = named; *s; s++)
+			if (n == strlen(*s) && strncmp(c, *s, n) == 0)
+				goto found;
+		c += n + (c[n] == '/');
+		continue;
+found:
+		return ks_easprintf("includes a vendor library's header ('%.200s'): the kernel must do the work itself",
+		    path);
+	}
+	return NULL;
 }
 
 /* An identifier followed by '(': a definition (or a call) of name. */
