@@ -59,6 +59,19 @@ setup() {
 		esac
 		assert_file_not_exists pop/gen-000/c0/worker
 	done
+	# host assembly reads a file at build time (.incbin) only where the compiler sees it: where bubblewrap
+	# runs, not the user's (before: a build embedded any file the user could read, for the kernel to print)
+	if command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null; then
+		echo TOPSECRET-42 >secret.txt
+		{ cat "$KS_ROOT/kernels/rmsnorm/seed.cu"
+		  printf 'asm(".section .rodata.k,\\"a\\"\\nleaked: .incbin \\"%s/secret.txt\\"\\n.text");\n' "$PWD"; } \
+			>pop/gen-000/c0/kernel.cu
+		ks-build pop/gen-000/c0
+		run -0 jf pop/gen-000/c0/build.json .ok .diagnostics
+		assert_line --index 0 false
+		assert_output --partial "Error: file not found: $PWD/secret.txt"
+		assert_file_not_exists pop/gen-000/c0/worker
+	fi
 	# the seed's own object, nvcc's sections and its one registration in .init_array, passes
 	cp "$KS_ROOT/kernels/rmsnorm/seed.cu" pop/gen-000/c0/kernel.cu
 	ks-build pop/gen-000/c0

@@ -394,6 +394,8 @@ null"
 		ks-build pop/gen-000/c0
 		run -0 jf pop/gen-000/c0/build.json .rejected
 	}
+	# the check of what was included, without the compiler's bubblewrap (which would hide these files: next test)
+	export KS_SANDBOX=basic
 	# (before: a file named by a macro, or by a quoted path, was read and compiled with no check of its text)
 	inc '#define OTHER "../c1/kernel.c"\n#include OTHER'
 	assert_output "the kernel includes 'pop/gen-000/c0/../c1/kernel.c', which is neither a system header, the compiler's own nor the harness's: a kernel is one file"
@@ -417,4 +419,28 @@ pop/gen-000/c0/kernel.c:1:10: fatal error: no-such-header.h: No such file or dir
 	assert_output --partial "the kernel could not be preprocessed ("
 	run -0 jf pop/gen-000/c0/build.json .seconds
 	(( $(printf '%.0f' "$output") < 30 ))
+}
+
+@test "round five: where bubblewrap runs, the compiler sees the system's folders and what its command names, no file of the user's" {
+	command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null || skip "bubblewrap does not run here: the include check alone keeps other files out"
+	mkdir -p pop/gen-000/c0 pop/gen-000/c1
+	echo 'int borrowed;' >pop/gen-000/c1/kernel.c
+	echo 'KEY=TOPSECRET-42' >secret.env
+	# (before: the compiler read any file of the user's: an #include, or top-level assembly's .incbin on a GPU target)
+	{ echo "#include \"$PWD/secret.env\""; cat "$KS_ROOT/kernels/sgemm/seed.c"; } >pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output "the kernel could not be preprocessed (the preprocessor failed), so the static check cannot read it:
+pop/gen-000/c0/kernel.c:1:10: fatal error: $PWD/secret.env: No such file or directory"
+	{ echo '#include "../c1/kernel.c"'; cat "$KS_ROOT/kernels/sgemm/seed.c"; } >pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output --partial "fatal error: ../c1/kernel.c: No such file or directory"
+	run grep -r TOPSECRET pop
+	assert_failure
+	# what the build needs it sees, and it writes the build's files
+	cp "$KS_ROOT/kernels/sgemm/seed.c" pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .ok
+	assert_output true
 }

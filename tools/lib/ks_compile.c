@@ -538,16 +538,22 @@ run_step(const struct ks_compile_job *j, const struct step *s, struct plan_run *
 		return 1;
 	}
 	o.timeout_s = ks_compile_limit_s(j->prob);
-	/* the compiler reads untrusted source: no keys in its environment, no network */
+	/* the compiler reads untrusted source: no keys in its environment, no network, limits */
 	o.sandbox = 1;
 	o.fsize_mb = 1024;
 	o.mem_mb = ks_compile_mem_mb(j->prob);
 	o.out_path = o.err_path = j->log;
-	if (ks_proc_run(s->argv, &o, &r) < 0) {
+	/* and a file system of the system's and of what its words name, where bubblewrap runs */
+	char **boxed = ks_sandbox_wrap_compiler(s->argv);
+
+	if (!boxed || ks_proc_run(boxed, &o, &r) < 0) {
+		ks_argv_free(boxed);
 		ks_runner_cache_unlock(key, lock);
 		free(key);
 		return -1;
 	}
+	ks_sandbox_signal_fix(boxed, &r);
+	ks_argv_free(boxed);
 	pr->seconds += r.seconds;
 	pr->last = r;
 	ok = r.exited && r.status == 0 && ks_exists(s->out);

@@ -117,7 +117,11 @@ expanded(const struct ks_compile_job *j, const char *dir, char **why)
 	o.sandbox = 1;
 	o.fsize_mb = 1024;
 	o.mem_mb = ks_compile_mem_mb(j->prob);
-	text = ks_proc_run(argv, &o, &r) == 0 && r.exited && r.status == 0 ? ks_file_read(out, NULL) : NULL;
+	char **boxed = ks_sandbox_wrap_compiler(argv);
+
+	text = boxed && ks_proc_run(boxed, &o, &r) == 0 && (ks_sandbox_signal_fix(boxed, &r), r.exited) &&
+	    r.status == 0 ? ks_file_read(out, NULL) : NULL;
+	ks_argv_free(boxed);
 	ks_argv_free(argv);
 	free(out);
 	char *kdir = ks_kernels_dir(), *kreal = realpath(kdir, NULL);

@@ -90,6 +90,14 @@ void ks_sandbox_cgroup_remove(char *dir);   /* kills what is left in it, removes
  * the sandbox in words for bench.json; NULL with a message, argv untouched.
  */
 char **ks_sandbox_wrap(char **argv, const char *box, char **desc);
+/*
+ * ks_bwrap_compiler.c: argv (a kernel's compiler and its words) to run
+ * where bubblewrap runs (KS_SANDBOX as above) in a file system of the
+ * system's folders, its search paths' and those its words name, /tmp its
+ * own, the output's folder the only one it may write; a copy of argv
+ * where it does not run (basic).  Allocated; NULL with a message.
+ */
+char **ks_sandbox_wrap_compiler(char *const *argv);
 /* A status 128+N from bubblewrap is the runner killed by signal N. */
 void ks_sandbox_signal_fix(char *const *argv, struct ks_proc_result *r);
 /*
