@@ -131,15 +131,6 @@ see_path_lists(char ***out, size_t *n)
  * is there), read-only; the output's folder (-o), writable, added to
  * *writable.
  */
-static int
-listed_suffix(const char *const *list, const char *s)
-{
-	for (; *list; list++)
-		if (strcmp(*list, s) == 0)
-			return 1;
-	return 0;
-}
-
 /* 1 when the word names a source or an object by its suffix (a word such as "cu", after -x, does not) */
 static int
 source_like(const char *word)
@@ -147,7 +138,7 @@ source_like(const char *word)
 	static const char *const suffixes[] = { ".c", ".cc", ".cpp", ".cxx", ".cu", ".hip", ".o", ".a", ".so", NULL };
 	const char *dot = strrchr(word, '.');
 
-	return dot && !strchr(dot, '/') && listed_suffix(suffixes, dot);
+	return dot && !strchr(dot, '/') && ks_str_listed(dot, suffixes);
 }
 
 static void

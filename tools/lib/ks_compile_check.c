@@ -262,15 +262,6 @@ device_code(const struct ks_target *t)
 	return strcmp(t->device, "nvidia") == 0 || strcmp(t->device, "amd") == 0;
 }
 
-static int
-listed(const char *const *list, const char *name)
-{
-	for (; *list; list++)
-		if (strcmp(*list, name) == 0)
-			return 1;
-	return 0;
-}
-
 /* the name of the function at offset addend of section sect in obj (readelf -sW), or NULL; allocated */
 static char *
 function_at(const char *obj, const char *sect, unsigned long addend)
@@ -326,7 +317,7 @@ init_array_refusal(const char *obj)
 			continue;
 		entries++;
 		fn = target[0] == '.' ? function_at(obj, target, addend) : ks_estrdup(target);
-		if (entries > 1 || !fn || !listed(registration_ctors, fn))
+		if (entries > 1 || !fn || !ks_str_listed(fn, registration_ctors))
 			why = ks_easprintf("has a constructor (%s in .init_array): code that runs before the call is not "
 			    "allowed", fn ? fn : target);
 		free(fn);
@@ -359,7 +350,7 @@ definitions_refusal(const struct ks_compile_job *j, const char *obj)
 			why = ks_easprintf("defines '%s' as an indirect function (IFUNC), whose resolver would run before "
 			    "main: define the entry point '%s' only", name, j->prob->entry_name);
 		else if (((isupper((unsigned char)type) && type != 'N') || type == 'u') && !is_entry(name, j->prob->entry_name) &&
-		    !(device_code(j->target) && listed(compiler_globals, name)))
+		    !(device_code(j->target) && ks_str_listed(name, compiler_globals)))
 			why = ks_easprintf("defines the global symbol '%s': a kernel's object may define its entry point "
 			    "'%s' and nothing else (make '%s' static), so that it cannot stand in for a function of the C "
 			    "library or of the harness", name, j->prob->entry_name, name);

@@ -31,15 +31,6 @@ static const char *const run_names[] = { ".init", ".fini", ".init_array", ".fini
 	".dtors", NULL };
 
 static int
-listed(const char *const *list, const char *name)
-{
-	for (; *list; list++)
-		if (strcmp(*list, name) == 0)
-			return 1;
-	return 0;
-}
-
-static int
 prefixed(const char *const *list, const char *name)
 {
 	for (; *list; list++)
@@ -93,7 +84,7 @@ name_refusal(const char *name, int gpu)
 	if (runs_by_itself(name) && !(gpu && strcmp(name, ".init_array") == 0))
 		return ks_easprintf("has a constructor or destructor (its object holds section %s): code that runs before "
 		    "or after the call is not allowed", name);
-	if (listed(exact_names, name) || prefixed(name_prefixes, name) || (gpu && strcmp(name, ".init_array") == 0))
+	if (ks_str_listed(name, exact_names) || prefixed(name_prefixes, name) || (gpu && strcmp(name, ".init_array") == 0))
 		return NULL;
 	return ks_easprintf("holds a section named '%.80s', which a kernel's object has no use for: only code, data and "
 	    "the compiler's own sections (.text*, .rodata*, .data*, .bss*, .eh_frame...), since the linker and loader "

@@ -67,6 +67,7 @@ void *ks_ecalloc(size_t n, size_t size);
 void *ks_erealloc(void *p, size_t n);
 char *ks_estrdup(const char *s);
 char *ks_estrndup(const char *s, size_t n);
+int ks_str_listed(const char *s, const char *const *list);   /* 1 when s is one of list's (NULL-ended) */
 char *ks_easprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int ks_parse_int(const char *s, long lo, long hi, long *out);   /* 0, or -1 without a message */
 int ks_parse_double(const char *s, double *out);                /* 0, or -1 without a message */

@@ -56,15 +56,6 @@ static const char *const stops[] = { "SAFETY", "RECITATION", "LANGUAGE", "BLOCKL
 	"SPII", "IMAGE_SAFETY", "MALFORMED_FUNCTION_CALL", "OTHER", NULL };
 
 static int
-listed_in(const char *s, const char *const *list)
-{
-	for (; s && *list; list++)
-		if (strcmp(s, *list) == 0)
-			return 1;
-	return 0;
-}
-
-static int
 parse_reply(const cJSON *j, struct ks_buf *text, struct ks_llm_reply *r, double *in, double *out, double *cached)
 {
 	const cJSON *cand = cJSON_GetArrayItem(ks_json_arr(j, "candidates", NULL), 0), *part;
@@ -86,7 +77,7 @@ parse_reply(const cJSON *j, struct ks_buf *text, struct ks_llm_reply *r, double 
 	} else if (ks_json_str(cand, "finishReason", NULL)) {
 		r->finish = ks_estrdup(ks_json_str(cand, "finishReason", NULL));
 		r->truncated = strcmp(r->finish, "MAX_TOKENS") == 0;
-		if (listed_in(r->finish, stops))
+		if (ks_str_listed(r->finish, stops))
 			r->stopped = ks_easprintf("the provider stopped the reply (finishReason %s)", r->finish);
 	}
 	ks_json_num(u, "promptTokenCount", NULL, in);

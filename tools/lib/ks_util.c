@@ -199,6 +199,15 @@ ks_estrndup(const char *s, size_t n)
 	return p;
 }
 
+int
+ks_str_listed(const char *s, const char *const *list)
+{
+	for (; s && *list; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
 char *
 ks_easprintf(const char *fmt, ...)
 {
