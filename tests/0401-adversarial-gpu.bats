@@ -72,6 +72,27 @@ setup() {
 		assert_output --partial "Error: file not found: $PWD/secret.txt"
 		assert_file_not_exists pop/gen-000/c0/worker
 	fi
+	# code inside nvcc's own registration, which takes each device variable's address before main: an
+	# operator& of the kernel's (before: built, and ran before the worker's filter, the one .init_array entry
+	# nvcc's own)
+	{ printf 'struct hook { int pad; __host__ char *operator&() { return reinterpret_cast<char *>(this); } };\n'
+	  printf 'static __device__ hook hooked;\n'; cat "$KS_ROOT/kernels/rmsnorm/seed.cu"; } >pop/gen-000/c0/kernel.cu
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output --partial "the kernel overloads operator& ('operator&' on line 1)"
+	# what only the host pass reads (nvcc -E is the device pass, __CUDA_ARCH__ defined): the include check
+	# and the rules read it too (before: neither did)
+	echo 'int secret_value = 42;' >secret.h
+	{ printf '#if !defined(__CUDA_ARCH__)\n#include "%s/secret.h"\n#endif\n' "$PWD"
+	  cat "$KS_ROOT/kernels/rmsnorm/seed.cu"; } >pop/gen-000/c0/kernel.cu
+	KS_SANDBOX=basic ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output "the kernel includes '$PWD/secret.h', which is neither a system header, the compiler's own nor the harness's: a kernel is one file"
+	{ printf '#if !defined(__CUDA_ARCH__)\n#define JOIN(a, b) a##b\nstatic int t = JOIN(clock_, gettime)(0, 0);\n#endif\n'
+	  cat "$KS_ROOT/kernels/rmsnorm/seed.cu"; } >pop/gen-000/c0/kernel.cu
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output "the kernel reads a clock ('clock_gettime' on line 3): the harness does the timing"
 	# the seed's own object, nvcc's sections and its one registration in .init_array, passes
 	cp "$KS_ROOT/kernels/rmsnorm/seed.cu" pop/gen-000/c0/kernel.cu
 	ks-build pop/gen-000/c0

@@ -19,8 +19,15 @@
 #include "ks_proc.h"
 
 /* the system's folders, seen read-only (a link, such as /bin -> usr/bin, stays a link) */
-static const char *const system_dirs[] = { "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
-	"/opt", "/sys", NULL };
+static const char *const system_dirs[] = { "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt",
+	"/sys", NULL };
+/*
+ * Of /etc, what compilers and the loader read: not the whole of it, whose
+ * files (/etc/shadow to root, a service's keys) a build has no need of.
+ */
+static const char *const etc_files[] = { "/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf",
+	"/etc/ld.so.conf.d", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/os-release",
+	"/etc/debian_version", "/etc/perl", "/etc/OpenCL", NULL };
 /* variables that name the compiler's own folders, as lists of paths */
 static const char *const path_vars[] = { "PATH", "LD_LIBRARY_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",
 	"CPLUS_INCLUDE_PATH", "CUDA_HOME", "CUDA_PATH", "HIP_PATH", "ROCM_PATH", "HIP_CLANG_PATH",
@@ -231,6 +238,8 @@ ks_sandbox_wrap_compiler(char *const *argv)
 			add3(&out, &n, "--ro-bind", *d, *d);
 		}
 	}
+	for (const char *const *e = etc_files; *e; e++)
+		add3(&out, &n, "--ro-bind-try", *e, *e);
 	see_path_lists(&out, &n);
 	see_compiler_home(&out, &n, argv[0]);
 	see_arguments(argv, &out, &n, &writable, &nw);

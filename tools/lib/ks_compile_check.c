@@ -44,6 +44,16 @@ compiler_home(const struct ks_compile_job *j)
 	return real;
 }
 
+/* 1 for the files nvcc's front end writes and names in its host pass (tmpxft_..._kernel.cudafe1.cpp, .stub.c) */
+static int
+nvcc_own(const char *file)
+{
+	const char *base = strrchr(file, '/');
+
+	base = base ? base + 1 : file;
+	return strncmp(base, "tmpxft_", 7) == 0 && strstr(base, ".cudafe1.") != NULL;
+}
+
 /*
  * NULL when the preprocessor's line marker for file (with flags, the rest
  * of the marker) names what a kernel may include: a system header (flag
@@ -59,7 +69,7 @@ include_refusal(const struct ks_compile_job *j, const char *file, const char *fl
 
 	if (vendor)
 		return vendor;
-	if (strcmp(file, j->kernel) == 0 || file[0] == '<' || strstr(flags, " 3") ||
+	if (strcmp(file, j->kernel) == 0 || file[0] == '<' || strstr(flags, " 3") || nvcc_own(file) ||
 	    (kdir && under(file, kdir)) || (cchome && under(file, cchome)))
 		return NULL;
 	return ks_easprintf("includes '%.200s', which is neither a system header, the compiler's own nor the "
@@ -91,6 +101,43 @@ kernel_lines(const char *err, const char *kernel, const char *kdir)
 	return b.s;
 }
 
+/* set when nvcc's host pass failed on the kernel's own mistake: its object, should it be made, is refused */
+static int host_pass_unread;
+
+/*
+ * 1 when the compiler's diagnostics (err, a file) place an error in a file
+ * other than the kernel, the harness's or the system's (/usr): a file the
+ * kernel included, whose text the diagnostics would quote.  Lines
+ * "file:12:3: error" (gcc) and "file(12): error" (cudafe).
+ */
+static int
+foreign_errors(const char *err, const struct ks_compile_job *j, const char *kdir)
+{
+	char *text = ks_file_read(err, NULL);
+	int foreign = 0;
+
+	for (char *line = text, *save = NULL, *l; text && !foreign && (l = strtok_r(line, "\n", &save)); line = NULL) {
+		static const char *const kinds[] = { ": error", ": fatal error", ": catastrophic error", NULL };
+		char *at = NULL, *file;
+
+		for (const char *const *k = kinds; *k && !at; k++)
+			at = strstr(l, *k);
+		if (!at)
+			continue;
+		file = ks_estrndup(l, (size_t)(at - l));
+		/* the location's end: "(12)" or ":12:3" or ":12" */
+		char *end = file + strlen(file);
+
+		while (end > file && (isdigit((unsigned char)end[-1]) || end[-1] == ':' || end[-1] == '(' || end[-1] == ')'))
+			end--;
+		*end = '\0';
+		foreign = *file && strcmp(file, j->kernel) != 0 && !(kdir && under(file, kdir)) && !under(file, "/usr");
+		free(file);
+	}
+	free(text);
+	return foreign;
+}
+
 /*
  * What the compiler reads of the kernel: its preprocessed text, each line
  * of the kernel's own file at its line number (line markers say whose a
@@ -99,19 +146,26 @@ kernel_lines(const char *err, const char *kernel, const char *kdir)
  * or the preprocessor failed (a kernel the check cannot read is not built).
  */
 static char *
-expanded(const struct ks_compile_job *j, const char *dir, char **why)
+expanded(const struct ks_compile_job *j, const char *dir, int host_pass, char **why)
 {
 	size_t n;
-	char **argv = ks_compile_options(j, &n), *out = ks_easprintf("%s/expanded", dir), *text;
-	char *err = ks_easprintf("%s/expanded.err", dir);
+	char **argv = ks_compile_options(j, &n), *out = ks_easprintf("%s/expanded%d.ii", dir, host_pass), *text;
+	char *err = ks_easprintf("%s/expanded%d.err", dir, host_pass);
 	struct ks_proc_opts o = { 0 };
 	struct ks_proc_result r = { 0 };
 	struct ks_buf b = { 0 };
 	int mine = 1;
 
-	ks_argv_add(&argv, &n, ks_estrdup("-E"));
+	if (host_pass) {
+		/* nvcc -E is the device pass alone (__CUDA_ARCH__ defined); -cuda writes what the host compiler reads */
+		ks_argv_add(&argv, &n, ks_estrdup("-cuda"));
+		ks_argv_add(&argv, &n, ks_estrdup("-o"));
+		ks_argv_add(&argv, &n, ks_estrdup(out));
+	} else {
+		ks_argv_add(&argv, &n, ks_estrdup("-E"));
+		o.out_path = out;
+	}
 	ks_argv_add(&argv, &n, ks_estrdup(j->kernel));
-	o.out_path = out;
 	o.err_path = err;
 	o.timeout_s = ks_compile_limit_s(j->prob);
 	o.sandbox = 1;
@@ -127,6 +181,17 @@ expanded(const struct ks_compile_job *j, const char *dir, char **why)
 	char *kdir = ks_kernels_dir(), *kreal = realpath(kdir, NULL);
 
 	free(kdir);
+	if (!text && host_pass && r.exited && !foreign_errors(err, j, kreal)) {
+		/*
+		 * nvcc's host pass is its front end whole: a kernel's own mistake fails it, and the build
+		 * that follows says so in full (build_failed, as any compiler error); a kernel that then
+		 * compiles all the same is refused by the object's check
+		 */
+		host_pass_unread = 1;
+		free(err);
+		free(kreal);
+		return NULL;
+	}
 	if (!text) {
 		char *said = kernel_lines(err, j->kernel, kreal);
 
@@ -387,6 +452,9 @@ ks_compile_object_refusal(const struct ks_compile_job *j, const char *obj)
 			    "files, threads, clocks, streams, code loading or patching); a problem that needs it lists "
 			    "it in problem.json \"allowed_symbols\"", name, j->target->name);
 	}
+	if (!why && host_pass_unread)
+		why = ks_estrdup("compiled, though nvcc's host pass over it failed: its host code could not be read by the "
+		    "static check");
 	if (!why && syms)
 		why = host_instructions_refusal(obj);
 	if (!why && syms)
@@ -469,11 +537,13 @@ ks_compile_refusal(const struct ks_compile_job *j)
 		free(dir);
 		return NULL;
 	}
-	if ((text = expanded(j, dir, &why))) {
-		blank_shim_names(j, text);
-		why = ks_static_check_expanded(text, forbidden, !j->target->host_asm);
-		free(text);
-	}
+	/* what each pass of the compiler reads: nvcc's device pass and its host pass differ (__CUDA_ARCH__) */
+	for (int host = 0; !why && host <= (strcmp(j->target->compiler, "nvcc") == 0); host++)
+		if ((text = expanded(j, dir, host, &why))) {
+			blank_shim_names(j, text);
+			why = ks_static_check_expanded(text, forbidden, !j->target->host_asm);
+			free(text);
+		}
 	ks_remove_tree(dir);
 	free(dir);
 	return why;

@@ -48,9 +48,14 @@ static const struct rule rules[] = {
 	    "reaches into the process (%s): loading code, interposing symbols or patching memory is not allowed", 0 },
 	{ NW "(write|pwrite|writev|dprintf|fdopen|dup|dup2|dup3|fcntl|ioctl|syscall|close)[[:space:]]*\\(",
 	    "works on file descriptors (%s): the harness's verdict channel is not the kernel's", 0 },
-	{ NW "(section|__section__)[[:space:]]*\\(|#[[:space:]]*pragma[[:space:]]+(clang[[:space:]]+)?section" NW,
+	/* in an attribute's list (a function of the kernel's may be called section) */
+	{ "__attribute(__)?[[:space:]]*\\([[:space:]]*\\(([^()]|\\([^()]*\\))*(section|__section__)[[:space:]]*\\(|"
+	  "\\[\\[[^]]*(section|__section__)[[:space:]]*\\(|#[[:space:]]*pragma[[:space:]]+(clang[[:space:]]+)?section" NW,
 	    "puts code or data in a section it names (%s): a kernel keeps to the compiler's own sections (the linker "
 	    "and the loader run some, and a section's name reaches the assembler as written)", 0 },
+	{ NW "operator[[:space:]]*&",
+	    "overloads operator& (%s): nvcc's and hipcc's registration of a device variable takes its address before "
+	    "main, so the kernel's operator& would run before its process is locked down", 0 },
 	{ NW "ks_" W "*",
 	    "uses a name of the harness (%s): the kernel's own names must not start with ks_", 0 },
 	{ NW W "*_reference" W "*",
@@ -202,6 +207,33 @@ header_name_next(const char *start, const char *w)
 	return 0;
 }
 
+/* 1 when the text before w ends in a raw string's prefix: R, u8R, uR, UR or LR, as a token of its own */
+static int
+raw_prefix(const char *start, const char *w)
+{
+	const char *p = w;
+
+	if (p == start || p[-1] != 'R')
+		return 0;
+	p--;
+	if (p - start >= 2 && p[-2] == 'u' && p[-1] == '8')
+		p -= 2;
+	else if (p > start && (p[-1] == 'u' || p[-1] == 'U' || p[-1] == 'L'))
+		p--;
+	return p == start || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+}
+
+/* the number of the line that w is on */
+static long
+line_of(const char *start, const char *w)
+{
+	long line = 1;
+
+	for (const char *p = start; p < w; p++)
+		line += *p == '\n';
+	return line;
+}
+
 /*
  * The source as the preprocessor's first three phases leave it:
  * trigraphs and digraphs that spell '#' and '\\' read as those, lines
@@ -210,16 +242,17 @@ header_name_next(const char *start, const char *w)
  * were taken from, so that the lines after it keep their numbers.
  */
 static char *
-phases(const char *src)
+phases(const char *src, int trigraphs, long *raw_line)
 {
 	char *out = ks_emalloc(strlen(src) + 1), *w = out;
 	char quote = 0;
 	size_t held = 0;	/* newlines taken out of the current line */
 
+	*raw_line = 0;
 	for (const char *p = src; *p; ) {
 		char c;
 
-		if (p[0] == '?' && p[1] == '?' && (p[2] == '=' || p[2] == '/'))
+		if (trigraphs && p[0] == '?' && p[1] == '?' && (p[2] == '=' || p[2] == '/'))
 			c = p[2] == '=' ? '#' : '\\', p += 3;
 		else if (!quote && p[0] == '%' && p[1] == ':')
 			c = '#', p += 2;
@@ -255,6 +288,8 @@ phases(const char *src)
 			*w++ = ' ';
 			continue;
 		}
+		if (c == '"' && !quote && !*raw_line && raw_prefix(out, w))
+			*raw_line = line_of(out, w);
 		if (c == '"' || c == '\'')
 			quote = !quote ? c : quote == c ? 0 : quote;
 		else if (c == '<' && !quote && header_name_next(out, w))
@@ -281,25 +316,26 @@ phases(const char *src)
 static char *
 steering_refusal(const char *src)
 {
-	static const struct rule steer[] = {
-		{ "^[ \t]*#[ \t]*(line|[0-9])",
-		  "holds a line directive (%s): the static check reads the kernel's lines by the preprocessor's line "
-		  "markers, which a kernel may not set", 0 },
-		{ "(^|[^A-Za-z0-9_])(u8|u|U|L)?R\"",
-		  "holds a raw string literal (%s): its lines reach the preprocessed text as written, where they could "
-		  "pass for the preprocessor's own", 0 },
-	};
-	char *code = phases(src), *why = NULL;
+	static const struct rule directive = { "^[ \t]*#[ \t]*(line|[0-9])",
+		"holds a line directive (%s): the static check reads the kernel's lines by the preprocessor's line "
+		"markers, which a kernel may not set", 0 };
+	char *why = NULL;
+	regex_t re;
 
-	for (size_t i = 0; !why && i < sizeof steer / sizeof steer[0]; i++) {
-		regex_t re;
+	if (compile_rule(&re, directive.pattern) < 0)
+		abort();	/* a bug in the pattern above */
+	/* trigraphs read and not: C11 reads them, C++17 (nvcc, hipcc) does not, and either may be the compiler's */
+	for (int tri = 1; tri >= 0 && !why; tri--) {
+		long raw;
+		char *code = phases(src, tri, &raw);
 
-		if (compile_rule(&re, steer[i].pattern) == 0) {
-			why = match_rule(&steer[i], &re, code);
-			regfree(&re);
-		}
+		why = match_rule(&directive, &re, code);
+		if (!why && raw)
+			why = ks_easprintf("holds a raw string literal (on line %ld): its lines reach the preprocessed text "
+			    "as written, where they could pass for the preprocessor's own", raw);
+		free(code);
 	}
-	free(code);
+	regfree(&re);
 	return why;
 }
 
