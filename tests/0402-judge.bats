@@ -78,7 +78,7 @@ shape [0-9x]+: C\[[0-9]+\]\[[0-9]+\] = nan, expected .*)$"
 	  echo '__attribute__((used, section(".init_array"))) static void (*const run_early)(void) = early;'; } >pop/gen-000/c0/kernel.c
 	ks-build pop/gen-000/c0
 	run -0 jf pop/gen-000/c0/build.json .rejected
-	assert_output --partial "the kernel puts code or data in a section it names ('__attribute__(("
+	assert_output --partial "the kernel puts code or data in a section of its choosing ('section' in an attribute on line"
 	{ cat "$KS_ROOT/kernels/sgemm/seed.c"; echo 'static void *pick(void) { return 0; }'
 	  echo 'static void chosen(void) __attribute__((ifunc("pick")));'; echo 'void (*use_chosen)(void) = chosen;'; } >pop/gen-000/c0/kernel.c
 	ks-build pop/gen-000/c0
@@ -340,10 +340,10 @@ built() {
 	echo TOPSECRET-42 >secret.txt
 	run -0 judge r5_init_judge_floor
 	assert_line --index 0 rejected
-	assert_line --index 1 --partial "the kernel puts code or data in a section it names ('__attribute__(("
+	assert_line --index 1 --partial "the kernel puts code or data in a section of its choosing ('section' in an attribute on line"
 	run -0 judge r5_section_asm
 	assert_line --index 0 rejected
-	assert_line --index 1 --partial "the kernel puts code or data in a section it names"
+	assert_line --index 1 --partial "the kernel puts code or data in a section of its choosing ('section' in an attribute on line"
 	run -0 judge r5_line_hides_asm
 	assert_line --index 0 rejected
 	assert_line --index 1 "the kernel holds a line directive ('#line' on line 13): the static check reads the kernel's lines by the preprocessor's line markers, which a kernel may not set"
@@ -366,6 +366,18 @@ built() {
 	done
 	# (the last: "??/" splices the next line in C11, which reads trigraphs, not in C++17, which nvcc's
 	# and hipcc's kernels are: the text is read both ways)
+	# a section named inside an attribute list however nested, a constructor anywhere in one (before: a regular
+	# expression read one level of parentheses, and the constructor rule only a list that began with it)
+	{ echo 'static int placed __attribute__((aligned((16)), __section__(".data.k"))) = 1;'
+	  cat "$KS_ROOT/kernels/sgemm/seed.c"; } >pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output --partial "the kernel puts code or data in a section of its choosing ('__section__' in an attribute on line 1)"
+	{ echo '__attribute__((used, constructor)) static void early(void) {}'; cat "$KS_ROOT/kernels/sgemm/seed.c"; } \
+		>pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output "the kernel runs code before or after the call ('constructor' in an attribute on line 1): nothing of the kernel's may run before its process is locked down"
 	# a string that reads like a directive or ends in R, a function called section: none of them is refused
 	{ echo 'static const char *note = "#line 5", *layout = "rows x cols, layout R";'
 	  sed 's/\bblock(/section(/g' "$KS_ROOT/kernels/sgemm/seed.c"; } >pop/gen-000/c0/kernel.c

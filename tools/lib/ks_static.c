@@ -48,9 +48,8 @@ static const struct rule rules[] = {
 	    "reaches into the process (%s): loading code, interposing symbols or patching memory is not allowed", 0 },
 	{ NW "(write|pwrite|writev|dprintf|fdopen|dup|dup2|dup3|fcntl|ioctl|syscall|close)[[:space:]]*\\(",
 	    "works on file descriptors (%s): the harness's verdict channel is not the kernel's", 0 },
-	/* in an attribute's list (a function of the kernel's may be called section) */
-	{ "__attribute(__)?[[:space:]]*\\([[:space:]]*\\(([^()]|\\([^()]*\\))*(section|__section__)[[:space:]]*\\(|"
-	  "\\[\\[[^]]*(section|__section__)[[:space:]]*\\(|#[[:space:]]*pragma[[:space:]]+(clang[[:space:]]+)?section" NW,
+	/* (a section attribute: attribute_refusal, which reads an attribute's whole list) */
+	{ "#[[:space:]]*pragma[[:space:]]+(clang[[:space:]]+)?section" NW,
 	    "puts code or data in a section it names (%s): a kernel keeps to the compiler's own sections (the linker "
 	    "and the loader run some, and a section's name reaches the assembler as written)", 0 },
 	{ NW "operator[[:space:]]*&",
@@ -339,6 +338,74 @@ steering_refusal(const char *src)
 	return why;
 }
 
+/* the end of the bracketed list that starts at p (with open, closed by close), or NULL */
+static const char *
+list_end(const char *p, char open, char close)
+{
+	int depth = 0;
+
+	for (; *p; p++)
+		if (*p == open)
+			depth++;
+		else if (*p == close && --depth == 0)
+			return p;
+	return NULL;
+}
+
+/*
+ * An attribute's list, __attribute__((...)) or [[...]], read whole
+ * (nested parentheses and all) for the words that place code where the
+ * loader runs it or name a section: section, constructor, destructor
+ * (their __x__ spellings too).  A function of the kernel's may be called
+ * section: only inside such a list is the word refused.
+ */
+static char *
+attribute_refusal(const char *code)
+{
+	static const char *const words[] = { "section", "__section__", "constructor", "__constructor__", "destructor",
+		"__destructor__", NULL };
+
+	for (const char *p = code; *p; p++) {
+		const char *list = NULL, *end;
+
+		if ((p == code || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) && strncmp(p, "__attribute", 11) == 0) {
+			const char *q = p + 11 + (strncmp(p + 11, "__", 2) == 0 ? 2 : 0);
+
+			while (isspace((unsigned char)*q))
+				q++;
+			list = *q == '(' ? q : NULL;
+		} else if (p[0] == '[' && p[1] == '[') {
+			list = p;
+		}
+		if (!list || !(end = list_end(list, *list, *list == '(' ? ')' : ']')))
+			continue;
+		for (const char *w = list; w < end; w++) {
+			size_t n = 0;
+
+			if (!(isalpha((unsigned char)*w) || *w == '_') || (isalnum((unsigned char)w[-1]) || w[-1] == '_'))
+				continue;
+			while (isalnum((unsigned char)w[n]) || w[n] == '_')
+				n++;
+			for (const char *const *k = words; *k; k++)
+				if (strlen(*k) == n && strncmp(w, *k, n) == 0) {
+					long line = 1;
+
+					for (const char *c = code; c < p; c++)
+						line += *c == '\n';
+					if (strstr(*k, "structor"))
+						return ks_easprintf("runs code before or after the call ('%.*s' in an attribute on "
+						    "line %ld): nothing of the kernel's may run before its process is locked down", (int)n,
+						    w, line);
+					return ks_easprintf("puts code or data in a section of its choosing ('%.*s' in an attribute on "
+					    "line %ld): a kernel keeps to the compiler's own sections (the linker and the loader run "
+					    "some, and a section's name reaches the assembler as written)", (int)n, w, line);
+				}
+			w += n - 1;
+		}
+	}
+	return NULL;
+}
+
 static char *
 check(const char *src, const cJSON *forbidden, int includes, int no_asm)
 {
@@ -351,6 +418,8 @@ check(const char *src, const cJSON *forbidden, int includes, int no_asm)
 	for (size_t i = 0; !why && i < sizeof rules / sizeof rules[0]; i++)
 		if (includes || !rules[i].includes)
 			why = match_rule(&rules[i], &re[i], rules[i].includes ? incl : code);
+	if (!why)
+		why = attribute_refusal(code);
 	if (!why && no_asm) {
 		regex_t one;
 
