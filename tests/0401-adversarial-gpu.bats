@@ -79,7 +79,15 @@ setup() {
 	  printf 'static __device__ hook hooked;\n'; cat "$KS_ROOT/kernels/rmsnorm/seed.cu"; } >pop/gen-000/c0/kernel.cu
 	ks-build pop/gen-000/c0
 	run -0 jf pop/gen-000/c0/build.json .rejected
-	assert_output --partial "the kernel overloads operator& ('operator&' on line 1)"
+	assert_output --partial "the kernel overloads operator& ('operator&()' on line 1)"
+	# a & of two operands is no address: an enum's bit mask builds
+	{ printf 'enum class Opt : unsigned { none = 0, fast = 1 };\n'
+	  printf 'static constexpr Opt operator&(Opt a, Opt b) { return Opt(unsigned(a) & unsigned(b)); }\n'
+	  cat "$KS_ROOT/kernels/rmsnorm/seed.cu"; } >pop/gen-000/c0/kernel.cu
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .ok .rejected
+	assert_output "true
+null"
 	# what only the host pass reads (nvcc -E is the device pass, __CUDA_ARCH__ defined): the include check
 	# and the rules read it too (before: neither did)
 	echo 'int secret_value = 42;' >secret.h

@@ -423,6 +423,14 @@ null"
 	inc '#define VENDOR "../c1/cub/util.h"\n#include VENDOR'
 	assert_output "the kernel includes a vendor library's header ('pop/gen-000/c0/../c1/cub/util.h'): the kernel must do the work itself"
 	# the preprocessor's own failure is the kernel's: what it says of the kernel, then no build
+	# a branch only the compiler would take: its log is there while it compiles, and so while the check reads
+	# (before: the check's preprocessor did not see build.log, the compiler did, and compiled the include)
+	inc "#if __has_include(\"build.log\")\n#include \"$PWD/secret.env\"\n#endif"
+	assert_output "the kernel includes '$PWD/secret.env', which is neither a system header, the compiler's own nor the harness's: a kernel is one file"
+	# and on the CPU no assembly in the text as written, whatever branch it is in (before: only the
+	# preprocessed text was read for it)
+	inc '#if __has_include("build.log")\n__asm__(".section .rodata\\n.incbin \\"secret.env\\"\\n.text");\n#endif'
+	assert_output "the kernel uses inline assembly ('__asm__(' on line 2): a kernel for the CPU must be C"
 	inc '#include "no-such-header.h"'
 	assert_output "the kernel could not be preprocessed (the preprocessor failed), so the static check cannot read it:
 pop/gen-000/c0/kernel.c:1:10: fatal error: no-such-header.h: No such file or directory"

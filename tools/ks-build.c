@@ -64,7 +64,8 @@ refusal(const struct build *b)
 		why = ks_easprintf("holds a NUL byte (at byte %zu): a kernel's source is text, and the check reads it "
 		    "to the end", (size_t)((char *)memchr(src, '\0', size) - src));
 	else
-		why = ks_static_check(src, cJSON_GetObjectItemCaseSensitive(b->prob.json, "forbidden"));
+		why = ks_static_check_source(src, cJSON_GetObjectItemCaseSensitive(b->prob.json, "forbidden"),
+		    !b->target->host_asm);
 	free(src);
 	return why ? why : ks_compile_refusal(&job);
 }

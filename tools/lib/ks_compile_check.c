@@ -537,6 +537,15 @@ ks_compile_refusal(const struct ks_compile_job *j)
 		free(dir);
 		return NULL;
 	}
+	/*
+	 * The compiler's log is there while it compiles: so it is while the check reads, or a kernel's
+	 * #if __has_include("build.log") would show the check one text and the compiler another
+	 */
+	if (ks_file_write_atomic(j->log, "", 0) < 0) {
+		ks_remove_tree(dir);
+		free(dir);
+		return ks_easprintf("could not be checked: '%s' cannot be written", j->log);
+	}
 	/* what each pass of the compiler reads: nvcc's device pass and its host pass differ (__CUDA_ARCH__) */
 	for (int host = 0; !why && host <= (strcmp(j->target->compiler, "nvcc") == 0); host++)
 		if ((text = expanded(j, dir, host, &why))) {

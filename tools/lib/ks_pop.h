@@ -86,6 +86,8 @@ int ks_bound_measured(const struct ks_problem *p, const char *target);
  * problem's own "forbidden" rules); the reason, or NULL when none.
  */
 char *ks_static_check(const char *src, const cJSON *forbidden);
+/* The same, inline assembly refused too where no_asm (a CPU target's): what no preprocessing branch can hide */
+char *ks_static_check_source(const char *src, const cJSON *forbidden, int no_asm);
 /* The same rules on a kernel's preprocessed lines (no #include left); no_asm: inline assembly refused too. */
 char *ks_static_check_expanded(const char *text, const cJSON *forbidden, int no_asm);
 /* Why the file at path, which the kernel's preprocessing read, is a vendor library's header; NULL when it is not */

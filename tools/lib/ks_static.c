@@ -52,7 +52,8 @@ static const struct rule rules[] = {
 	{ "#[[:space:]]*pragma[[:space:]]+(clang[[:space:]]+)?section" NW,
 	    "puts code or data in a section it names (%s): a kernel keeps to the compiler's own sections (the linker "
 	    "and the loader run some, and a section's name reaches the assembler as written)", 0 },
-	{ NW "operator[[:space:]]*&",
+	/* unary: no parameter (a member) or one (a function); a & of two operands is no address */
+	{ NW "operator[[:space:]]*&[[:space:]]*\\([^,()]*\\)",
 	    "overloads operator& (%s): nvcc's and hipcc's registration of a device variable takes its address before "
 	    "main, so the kernel's operator& would run before its process is locked down", 0 },
 	{ NW "ks_" W "*",
@@ -452,6 +453,12 @@ char *
 ks_static_check(const char *src, const cJSON *forbidden)
 {
 	return check(src, forbidden, 1, 0);
+}
+
+char *
+ks_static_check_source(const char *src, const cJSON *forbidden, int no_asm)
+{
+	return check(src, forbidden, 1, no_asm);
 }
 
 char *
