@@ -80,6 +80,13 @@ setup() {
 	ks-build pop/gen-000/c0
 	run -0 jf pop/gen-000/c0/build.json .rejected
 	assert_output --partial "the kernel overloads operator& ('operator&()' on line 1)"
+	# an operator& from a CUDA header, reaching a class the kernel specialises (before: built ok, its code run
+	# inside nvcc's registration before main): the registration code may call nothing but the runtime's registration
+	cp "$KS_ROOT/tests/fixtures/adversarial/rmsnorm/r5_bitref_registration.cu" pop/gen-000/c0/kernel.cu
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output --regexp "^the kernel (jumps out of|calls '[^']*' from) the GPU compiler's registration code \(_ZL24__sti____cudaRegisterAllv"
+	assert_file_not_exists pop/gen-000/c0/worker
 	# a & of two operands is no address: an enum's bit mask builds
 	{ printf 'enum class Opt : unsigned { none = 0, fast = 1 };\n'
 	  printf 'static constexpr Opt operator&(Opt a, Opt b) { return Opt(unsigned(a) & unsigned(b)); }\n'

@@ -188,6 +188,8 @@ char *ks_compile_refusal(const struct ks_compile_job *j);
 char *ks_compile_object_refusal(const struct ks_compile_job *j, const char *obj);
 /* ks_compile_sections.c: the object's sections (ELF headers) by an exact list of names, types and flags; why not, or NULL */
 char *ks_compile_sections_refusal(const struct ks_compile_job *j, const char *obj);
+/* ks_compile_registration.c: what a GPU object's registration code (run before main) calls; why not, or NULL */
+char *ks_compile_registration_refusal(const char *obj);
 /*
  * Runs the target's compiler (sandboxed: the source is untrusted; not
  * for target external, which compiles nothing) and adds to rec the

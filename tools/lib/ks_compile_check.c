@@ -457,6 +457,8 @@ ks_compile_object_refusal(const struct ks_compile_job *j, const char *obj)
 		    "static check");
 	if (!why && syms)
 		why = host_instructions_refusal(obj);
+	if (!why && syms && device_code(j->target))
+		why = ks_compile_registration_refusal(obj);
 	if (!why && syms)
 		why = definitions_refusal(j, obj);
 	free(syms);
