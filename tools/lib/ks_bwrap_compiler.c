@@ -96,23 +96,19 @@ folder_of(const char *file)
 	return real;
 }
 
-/* the compiler's installation: two folders above where its program really is (/usr/local/cuda-13.0) */
-static void
-see_compiler_home(char ***out, size_t *n, const char *prog)
+char *
+ks_compiler_home(const char *prog)
 {
-	char *found = strchr(prog, '/') ? ks_estrdup(prog) : ks_find_in_path(prog), *real;
+	char *found = strchr(prog, '/') ? ks_estrdup(prog) : ks_find_in_path(prog), *real = found ? realpath(found, NULL) : NULL;
 
-	if (found && (real = realpath(found, NULL))) {
-		for (int up = 0; up < 2; up++) {
-			char *slash = strrchr(real, '/');
-
-			if (slash && slash > real)
-				*slash = '\0';
-		}
-		see(out, n, real);
-		free(real);
-	}
 	free(found);
+	for (int up = 0; real && up < 2; up++) {
+		char *slash = strrchr(real, '/');
+
+		if (slash && slash > real)
+			*slash = '\0';
+	}
+	return real;
 }
 
 static void
@@ -241,7 +237,10 @@ ks_sandbox_wrap_compiler(char *const *argv)
 	for (const char *const *e = etc_files; *e; e++)
 		add3(&out, &n, "--ro-bind-try", *e, *e);
 	see_path_lists(&out, &n);
-	see_compiler_home(&out, &n, argv[0]);
+	char *home = ks_compiler_home(argv[0]);
+
+	see(&out, &n, home);
+	free(home);
 	see_arguments(argv, &out, &n, &writable, &nw);
 	for (size_t i = 0; i < nw; i++) {
 		add3(&out, &n, "--bind", writable[i], writable[i]);

@@ -24,26 +24,6 @@ under(const char *path, const char *dir)
 	return in;
 }
 
-/*
- * The folder the compiler is installed in (/usr/local/cuda-13.0 for its
- * bin/nvcc): its own headers live there.  Allocated, or NULL.
- */
-static char *
-compiler_home(const struct ks_compile_job *j)
-{
-	const char *cc = ks_target_compiler(j->target);
-	char *found = strchr(cc, '/') ? ks_estrdup(cc) : ks_find_in_path(cc), *real = found ? realpath(found, NULL) : NULL;
-
-	free(found);
-	for (int up = 0; real && up < 2; up++) {
-		char *slash = strrchr(real, '/');
-
-		if (slash && slash > real)
-			*slash = '\0';
-	}
-	return real;
-}
-
 /* 1 for the files nvcc's front end writes and names in its host pass (tmpxft_..._kernel.cudafe1.cpp, .stub.c) */
 static int
 nvcc_own(const char *file)
@@ -205,7 +185,7 @@ expanded(const struct ks_compile_job *j, const char *dir, int host_pass, char **
 	}
 	free(err);
 	/* each of the kernel's lines in its place: markers may set the number back */
-	char **at = NULL, *cchome = compiler_home(j);
+	char **at = NULL, *cchome = ks_compiler_home(ks_target_compiler(j->target)), *passed = NULL;
 	long cur = 1, max = 0;
 	for (char *line = text, *next; *line && !*why; line = next) {
 		long num;
@@ -220,7 +200,12 @@ expanded(const struct ks_compile_job *j, const char *dir, int host_pass, char **
 		    sscanf(line, "#line %ld \"%4095[^\"]\"%n", &num, file, &used) == 2)) {
 			mine = strcmp(file, j->kernel) == 0;
 			cur = num > 0 && num < 10000000 ? num : 1;
-			*why = include_refusal(j, file, line + used, kreal, cchome);
+			/* markers name the same file many times over: one that passed is not resolved again */
+			if (!passed || strcmp(passed, file) != 0) {
+				*why = include_refusal(j, file, line + used, kreal, cchome);
+				free(passed);
+				passed = *why ? NULL : ks_estrdup(file);
+			}
 			continue;
 		}
 		if (mine && *line) {
@@ -246,6 +231,7 @@ expanded(const struct ks_compile_job *j, const char *dir, int host_pass, char **
 	free(text);
 	free(kreal);
 	free(cchome);
+	free(passed);
 	if (*why) {
 		ks_buf_free(&b);
 		return NULL;

@@ -98,6 +98,8 @@ char **ks_sandbox_wrap(char **argv, const char *box, char **desc);
  * where it does not run (basic).  Allocated; NULL with a message.
  */
 char **ks_sandbox_wrap_compiler(char *const *argv);
+/* Where the compiler prog is installed: two folders above its program, links resolved (/usr/local/cuda-13.0); NULL */
+char *ks_compiler_home(const char *prog);
 /* A status 128+N from bubblewrap is the runner killed by signal N. */
 void ks_sandbox_signal_fix(char *const *argv, struct ks_proc_result *r);
 /*
