@@ -469,3 +469,27 @@ pop/gen-000/c0/kernel.c:1:10: fatal error: $PWD/secret.env: No such file or dire
 	run -0 jf pop/gen-000/c0/build.json .ok
 	assert_output true
 }
+
+@test "r6_before_lockdown: code of the candidate's that runs before the worker's filter cannot reach the judge, fork, keep a capability, or escape the judge's own filter by running the worker again unconfined" {
+	# (before: as root its constructor opened the judge's /proc/PID/mem read-write, and the worker it ran
+	# again with --unconfined ran the kernel with no filter at all; here built unchecked, since ks-build
+	# refuses constructors, as code inlined into nvcc's registration would run)
+	local user=$(id -un) box
+	build_unchecked r6_before_lockdown
+	# as this user, and as root also as nobody: the judge's memory is kept from a worker of the same user
+	# by the judge being not dumpable, from one of root's by the worker having no capability
+	box=$(mktemp -d) && chmod 755 "$box" && cp denies worker "$box/"
+	for user in $user $( ((EUID == 0)) && command -v setpriv >/dev/null && echo nobody); do
+		# (a traced judge would wait for ever: the timeout makes that a failure)
+		if [[ $user == nobody ]]; then
+			cd "$box"
+			run -0 timeout 60 setpriv --reuid=nobody --regid=nogroup --clear-groups ./denies --time-cap 0.01 --min-runs 1
+			cd - >/dev/null
+		else
+			run -0 timeout 60 ./denies --time-cap 0.01 --min-runs 1
+		fi
+		refute_output --partial "r6_before_lockdown: succeeded"
+		run jq -r .correct <<<"$output"
+		assert_output true
+	done
+}

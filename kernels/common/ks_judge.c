@@ -32,12 +32,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+
+#include <linux/capability.h>
 
 #include "ks_judge.h"
 
@@ -114,6 +118,7 @@ static struct {
 struct worker {
 	pid_t pid;
 	int chan;		/* the judge's end of the channel */
+	int gate;		/* the listener of its gate (ks_filter.c) until it said READY; else -1 */
 	int out;		/* the read end of the worker's stdout and stderr */
 	uint32_t seq;
 	double floor_s;		/* the empty call's median: the least of every measure */
@@ -139,7 +144,7 @@ struct worker {
 };
 
 static struct worker workers[KS_JUDGE_WORKERS] = {
-	{ .pid = -1, .chan = -1, .out = -1 }, { .pid = -1, .chan = -1, .out = -1 }
+	{ .pid = -1, .chan = -1, .gate = -1, .out = -1 }, { .pid = -1, .chan = -1, .gate = -1, .out = -1 }
 };
 static struct worker *W = &workers[0];
 
@@ -196,6 +201,7 @@ now(void)
 #include "ks_judge_shared.c"
 
 /* ---- the worker's process and its channel ---- */
+#include "ks_filter.c"
 #include "ks_judge_channel.c"
 
 /* ---- one exchange ---- */
@@ -281,7 +287,67 @@ ks_judge_refloor(void)
 		W->gap_s = gap[REFLOOR_CALLS / 2];
 }
 
-/* the child: fds 0 to 3 as ks_judge.h says, nothing else, then the worker */
+/*
+ * The worker's process, before exec: no capability, now or after exec (as
+ * root, CAP_SYS_PTRACE would open any process's memory, the judge's
+ * included).  The bounding set can be emptied only with CAP_SETPCAP; where
+ * it cannot, no_new_privs (set next) keeps exec from granting what was
+ * dropped here.  NULL, or what failed.
+ */
+static const char *
+drop_capabilities(void)
+{
+	struct __user_cap_header_struct head = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct none[2];
+
+	for (int cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++)
+		(void)prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+	(void)prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	memset(none, 0, sizeof none);
+	if (syscall(SYS_capset, &head, none) != 0)
+		return "capset, to drop every capability, failed";
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return "prctl(PR_SET_NO_NEW_PRIVS) failed";
+	return NULL;
+}
+
+/*
+ * The worker's process, before exec: its gate (ks_filter.c) installed, and
+ * the gate's listener sent to the judge on the channel (fd 3, which the gate
+ * lets it write to), with the reason in place of it when that failed.  From
+ * here every call outside the list waits for the judge, the exec first.
+ */
+static void
+install_gate(int device)
+{
+	static struct filter fl;
+	struct sock_fprog prog;
+	struct ks_msg m;
+	const char *why = drop_capabilities();
+	int listener = -1;
+
+	memset(&m, 0, sizeof m);
+	m.type = KS_MSG_GATE;
+	fl.deny = SECCOMP_RET_USER_NOTIF;
+	build_filter(&fl, getpid(), device, 1, KS_JUDGE_CHANNEL_FD);
+	prog.len = fl.n;
+	prog.filter = fl.f;
+	if (!why && fl.overflow)
+		why = "the gate's filter is too long (a bug of ks_filter.c)";
+	if (!why && (listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+	    &prog)) < 0)
+		why = errno == EINVAL ? "seccomp's user notification is missing (Linux 5.5 or later has it)"
+		    : errno == EBUSY ? "seccomp(NEW_LISTENER) found a listener already (the runner runs under a "
+		    "supervisor of its own)" : "seccomp(SECCOMP_SET_MODE_FILTER, NEW_LISTENER) failed";
+	if (why)
+		snprintf(m.error, sizeof m.error, "%s: %s", why, strerror(errno));
+	W->chan = KS_JUDGE_CHANNEL_FD;	/* which send_msg writes to: in this process, fd 3 */
+	if (send_msg(&m, NULL, listener) < 0 || why)
+		_exit(126);
+	close(listener);
+}
+
+/* the child: fds 0 to 3 as ks_judge.h says, nothing else, its gate, then the worker */
 static void __attribute__((noreturn))
 exec_worker(const char *path, int chan, int out, int unconfined)
 {
@@ -301,6 +367,9 @@ exec_worker(const char *path, int chan, int out, int unconfined)
 		for (long fd = KS_JUDGE_CHANNEL_FD + 1, max = sysconf(_SC_OPEN_MAX); fd < max; fd++)
 			(void)fcntl((int)fd, F_SETFD, FD_CLOEXEC);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* a profile's worker (--unconfined) runs a profiler's injection, which opens files: no gate */
+	if (!unconfined)
+		install_gate(on_device());
 	execve(path, argv, environ);
 	_exit(127);
 }
@@ -350,6 +419,13 @@ start_worker(const char *worker_path, int unconfined)
 	fflush(NULL);
 	if (on_device() && !is_base())
 		pin_to_one_cpu();
+	/*
+	 * Nothing of the same user opens or traces the judge's memory without
+	 * CAP_SYS_PTRACE, which no worker has: not before the worker locked
+	 * itself down either.  (A profile's judge keeps the default.)
+	 */
+	if (!unconfined && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+		die("prctl(PR_SET_DUMPABLE, 0) failed: %s", strerror(errno));
 	if ((W->pid = fork()) < 0)
 		die("cannot start the worker: %s", strerror(errno));
 	if (W->pid == 0)
@@ -359,8 +435,13 @@ start_worker(const char *worker_path, int unconfined)
 	W->chan = sv[0];
 	W->out = pipefd[0];
 	fcntl(W->out, F_SETFL, O_NONBLOCK);
+	if (!unconfined)
+		receive_gate();
+	/* the gate's calls are let through while the worker starts (recv_msg) */
 	if (recv_msg(&m, why, sizeof why) < 0)
 		die("the worker '%s' did not start as one: %s", worker_path, why);
+	/* and fail from here on (ENOSYS, where the worker's own filter does not say EPERM first) */
+	close_gate();
 	if (m.type != KS_MSG_READY)
 		die("the worker '%s' did not start as one: its first message is no READY", worker_path);
 	m.error[sizeof m.error - 1] = '\0';

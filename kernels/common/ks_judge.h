@@ -20,7 +20,20 @@
  * no seed, no descriptor of the verdict, no pointer into the judge.  The
  * worker installs its seccomp filter on every thread (TSYNC) before it
  * says it is ready, and the candidate's object has no constructors
- * (ks-build checks), so no code of the candidate runs before the filter.
+ * (ks-build checks).  What holds even if code of the candidate's runs
+ * before that (nvcc's registration inlines some; or it skips the worker's
+ * filter by running the worker again) is the judge's, installed between
+ * fork and exec, where the worker cannot undo it:
+ *
+ *	the judge is not dumpable (PR_SET_DUMPABLE 0), and the worker has
+ *	no capability, now or after exec: nothing in it opens or traces the
+ *	judge's memory, as root either
+ *	the gate (ks_filter.c): the worker's own filter's list, every call
+ *	outside it sent to the judge, which lets it through until READY and
+ *	then closes the gate's listener (the call then fails, ENOSYS);
+ *	other processes' memory and descriptors and new processes refused
+ *	from the start.  Its listener is the first message on the channel
+ *	(GATE); there can be no second in the worker's process (EBUSY).
  *
  * Between calls the worker is stopped (SIGSTOP, and the judge waits until
  * the kernel of the operating system says every thread has stopped): the
@@ -91,7 +104,9 @@ enum ks_msg_type {
 	/* worker to judge */
 	KS_MSG_READY = 100,	/* locked down; error says what failed when not */
 	KS_MSG_MAPPED,
-	KS_MSG_DONE		/* the calls of seq returned */
+	KS_MSG_DONE,		/* the calls of seq returned */
+	/* the judge's own code in the worker's process, between fork and exec */
+	KS_MSG_GATE = 200	/* the gate's listener attached (ks_filter.c); error says what failed when none */
 };
 
 /* One pointer argument: an offset into a buffer the worker has mapped. */
@@ -120,7 +135,7 @@ struct ks_msg {
 	double seconds;			/* DONE, on a GPU: the worker's events, start to end */
 	int32_t dims[KS_MAX_DIMS];	/* CALL: every call's */
 	unsigned char handle[KS_JUDGE_HANDLE_BYTES];	/* MAP of device memory */
-	char error[160];		/* READY: why the worker could not lock down; "" */
+	char error[160];		/* READY, GATE: why the worker could not lock down; "" */
 };
 
 /* the bytes of a CALL's arguments after its message */

@@ -157,6 +157,75 @@ channel_closed(void)
 	die("the kernel's process closed the judge's channel");
 }
 
+/* ---- the gate (ks_filter.c): its calls let through until the worker says READY ---- */
+
+/*
+ * The gate's listener, the first message on a new worker's channel (sent
+ * by the judge's own code between fork and exec, install_gate).  A worker
+ * that could not be given one is not run.
+ */
+static void
+receive_gate(void)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct ks_msg m;
+	struct iovec iov = { &m, sizeof m };
+	struct msghdr h;
+	struct cmsghdr *c;
+	ssize_t r;
+
+	memset(&h, 0, sizeof h);
+	h.msg_iov = &iov;
+	h.msg_iovlen = 1;
+	h.msg_control = u.buf;
+	h.msg_controllen = sizeof u.buf;
+	do
+		r = recvmsg(W->chan, &h, MSG_CMSG_CLOEXEC);
+	while (r < 0 && errno == EINTR);
+	for (c = CMSG_FIRSTHDR(&h); r > 0 && c; c = CMSG_NXTHDR(&h, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+			memcpy(&W->gate, CMSG_DATA(c), sizeof W->gate);
+	m.error[sizeof m.error - 1] = '\0';
+	if (r == (ssize_t)sizeof m && m.type == KS_MSG_GATE && W->gate >= 0)
+		return;
+	if (r == (ssize_t)sizeof m && m.type == KS_MSG_GATE && m.error[0])
+		die("the kernel's process could not be locked down (%s): the kernel is not run", m.error);
+	die("the kernel's process did not start: no gate from it (%s)",
+	    r < 0 ? strerror(errno) : "its channel closed first");
+}
+
+/*
+ * One call of the worker's that its gate sent here, before READY: let
+ * through.  The worker then is the judge's own code, the loader, the C
+ * runtime and a GPU's runtime starting, and whatever of the candidate's
+ * runs before main; the gate still refuses other processes outright.
+ */
+static void
+serve_gate(void)
+{
+	struct seccomp_notif req;
+	struct seccomp_notif_resp resp;
+
+	memset(&req, 0, sizeof req);
+	if (ioctl(W->gate, SECCOMP_IOCTL_NOTIF_RECV, &req) != 0)
+		return;		/* the call was interrupted, or its thread is gone */
+	memset(&resp, 0, sizeof resp);
+	resp.id = req.id;
+	resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	(void)ioctl(W->gate, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+}
+
+static void
+close_gate(void)
+{
+	if (W->gate >= 0)
+		close(W->gate);
+	W->gate = -1;
+}
+
 /*
  * One message from the worker, *m; the worker's output copied meanwhile.
  * 0; -1 when what came is not one well-formed message (why says so).
@@ -168,19 +237,26 @@ recv_msg(struct ks_msg *m, char *why, size_t n)
 		char buf[CMSG_SPACE(4 * sizeof(int))];
 		struct cmsghdr align;
 	} u;
-	struct pollfd p[2] = { { W->chan, POLLIN, 0 }, { W->out, POLLIN, 0 } };
+	/* (a descriptor of -1 is skipped by poll) */
+	struct pollfd p[3] = { { W->chan, POLLIN, 0 }, { W->out, POLLIN, 0 }, { W->gate, POLLIN, 0 } };
 	struct iovec iov = { m, sizeof *m };
 	struct msghdr h;
 	struct cmsghdr *c;
 	ssize_t r;
 
 	for (;;) {
+		p[1].fd = W->out;
+		p[2].fd = W->gate;
 		/* on a GPU the judge spins: a sleeping judge's wake-up would be in every interval */
-		if (poll(p, W->out >= 0 ? 2 : 1, W->spin ? 0 : -1) < 0) {
+		if (poll(p, 3, W->spin ? 0 : -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			die("poll failed: %s", strerror(errno));
 		}
+		if (p[2].revents & POLLIN)
+			serve_gate();
+		else if (p[2].revents)
+			close_gate();	/* no process is under it any more */
 		if (p[1].revents)
 			drain_output();
 		if (p[1].revents & (POLLHUP | POLLERR)) {

@@ -34,14 +34,11 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
-#include <linux/audit.h>
-#include <linux/filter.h>
 #include <linux/seccomp.h>
 
 #include "ks_judge.h"
 
 #define MAX_BUFFERS	(2 * KS_JUDGE_MAX_BUFFERS)	/* slots of the buffers mapped: half empty at most */
-#define MAX_FILTER	320	/* instructions of the filter */
 
 /* a GPU worker's device side (ks_worker_gpu.hip); absent from a CPU worker */
 const char *ks_worker_device_start(void) __attribute__((weak));
@@ -73,21 +70,8 @@ fail(const char *what)
 
 /* ---- the seccomp filter ---- */
 
-#if defined(__x86_64__)
-#define AUDIT_ARCH_HERE	AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define AUDIT_ARCH_HERE	AUDIT_ARCH_AARCH64
-#endif
+#include "ks_filter.c"
 
-struct filter {
-	struct sock_filter f[MAX_FILTER];
-	unsigned short n;
-};
-
-#define NR_OFF		offsetof(struct seccomp_data, nr)
-#define ARG_OFF(i)	(offsetof(struct seccomp_data, args) + sizeof(__u64) * (unsigned)(i))	/* the low 32 bits, little-endian */
-#define RET_ALLOW	(SECCOMP_RET_ALLOW)
-#define RET_EPERM	(SECCOMP_RET_ERRNO | EPERM)
 /*
  * What a call outside the list gets: EPERM; built with -DKS_WORKER_TRACE
  * (by hand, to learn what a runtime needs), a SIGSYS that prints the
@@ -98,214 +82,6 @@ struct filter {
 #else
 #define DENIED		RET_EPERM
 #endif
-
-static void
-emit(struct filter *fl, struct sock_filter ins)
-{
-	if (fl->n >= MAX_FILTER)
-		fail("the seccomp filter is too long (a bug of ks_worker.c)");
-	fl->f[fl->n++] = ins;
-}
-
-static void
-ld(struct filter *fl, unsigned off)
-{
-	emit(fl, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, off));
-}
-
-static void
-ret(struct filter *fl, unsigned action)
-{
-	emit(fl, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, action));
-}
-
-/*
- * A rule for system call nr: "if nr is this call, then body" where the
- * body (len instructions, every path ending in a return) follows.  The
- * caller emits the body right after.
- */
-static void
-rule(struct filter *fl, long nr, unsigned char body_len)
-{
-	ld(fl, NR_OFF);
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, body_len));
-}
-
-static void
-allow(struct filter *fl, long nr)
-{
-	rule(fl, nr, 1);
-	ret(fl, RET_ALLOW);
-}
-
-static void
-refuse_with(struct filter *fl, long nr, int err)
-{
-	rule(fl, nr, 1);
-	ret(fl, SECCOMP_RET_ERRNO | (unsigned)err);
-}
-
-/* nr allowed when argument arg has none of the bits of mask */
-static void
-allow_without_bits(struct filter *fl, long nr, int arg, unsigned mask)
-{
-	rule(fl, nr, 4);
-	ld(fl, ARG_OFF(arg));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, mask, 0, 1));
-	ret(fl, RET_EPERM);
-	ret(fl, RET_ALLOW);
-}
-
-/* nr allowed when argument arg has some bit of mask */
-static void
-allow_with_bits(struct filter *fl, long nr, int arg, unsigned mask)
-{
-	rule(fl, nr, 4);
-	ld(fl, ARG_OFF(arg));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, mask, 1, 0));
-	ret(fl, RET_EPERM);
-	ret(fl, RET_ALLOW);
-}
-
-/* nr allowed when argument arg is value */
-static void
-allow_if_arg(struct filter *fl, long nr, int arg, unsigned value)
-{
-	rule(fl, nr, 4);
-	ld(fl, ARG_OFF(arg));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 1, 0));
-	ret(fl, RET_EPERM);
-	ret(fl, RET_ALLOW);
-}
-
-/* nr allowed when argument arg is one of two values */
-static void
-allow_if_arg_either(struct filter *fl, long nr, int arg, unsigned one, unsigned other)
-{
-	rule(fl, nr, 5);
-	ld(fl, ARG_OFF(arg));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, one, 2, 0));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, other, 1, 0));
-	ret(fl, RET_EPERM);
-	ret(fl, RET_ALLOW);
-}
-
-/* mmap, neither executable nor placed over what is there (MAP_FIXED, MAP_FIXED_NOREPLACE) */
-static void
-allow_mmap(struct filter *fl)
-{
-	rule(fl, __NR_mmap, 6);
-	ld(fl, ARG_OFF(2));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, PROT_EXEC, 2, 0));
-	ld(fl, ARG_OFF(3));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MAP_FIXED | MAP_FIXED_NOREPLACE, 0, 1));
-	ret(fl, RET_EPERM);
-	ret(fl, RET_ALLOW);
-}
-
-/* a write of some kind, allowed only to fds 1 and 2 (the pipe to the judge) and the channel */
-static void
-allow_writes_to_judge(struct filter *fl, long nr)
-{
-	rule(fl, nr, 6);
-	ld(fl, ARG_OFF(0));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 3, 0));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 2, 2, 0));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, KS_JUDGE_CHANNEL_FD, 1, 0));
-	ret(fl, RET_EPERM);
-	ret(fl, RET_ALLOW);
-}
-
-/*
- * A GPU worker's runtime, up and with its threads started before the
- * filter, talks to the driver through the device files it opened then:
- * ioctl on them, and its threads wait in poll.  Nothing else is added: no
- * open, so no new device file or any other; no mprotect or MAP_FIXED,
- * which the runtime needs only while it starts (tried on the H200:
- * kernels/GPU-RESULTS.md).
- */
-static void
-allow_device(struct filter *fl)
-{
-	static const long calls[] = {
-		__NR_ioctl, __NR_poll, __NR_ppoll, __NR_epoll_wait, __NR_epoll_pwait, __NR_pread64,
-	};
-
-	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
-		allow(fl, calls[i]);
-}
-
-/*
- * What the kernel's process may do: compute, allocate memory it can
- * neither execute nor place over what is mapped, make threads (not
- * processes), wait, signal itself, and write to the judge.  Everything
- * else fails with EPERM: no file is opened (so no /proc/self/mem, no
- * /proc/PID of the judge), no mprotect at all (OpenMP's threads and their
- * stacks exist already; one malloc arena grows by brk), no MAP_FIXED, no
- * PROT_EXEC, no other process traced, read or signalled, no
- * exec, no socket, no ioctl.
- */
-static void
-build_filter(struct filter *fl)
-{
-	static const long plain[] = {
-		__NR_read, __NR_readv, __NR_recvmsg, __NR_recvfrom, __NR_close, __NR_fstat, __NR_lseek,
-		__NR_brk, __NR_munmap, __NR_madvise, __NR_futex, __NR_set_robust_list, __NR_sched_yield,
-		__NR_sched_getaffinity, __NR_getpid, __NR_gettid, __NR_rt_sigaction,
-		__NR_rt_sigprocmask, __NR_rt_sigreturn, __NR_sigaltstack, __NR_exit, __NR_exit_group,
-		__NR_clock_gettime, __NR_clock_getres, __NR_gettimeofday, __NR_nanosleep, __NR_clock_nanosleep,
-		__NR_getrandom, __NR_uname, __NR_restart_syscall, __NR_sched_getparam, __NR_sched_getscheduler,
-#ifdef __NR_rseq
-		__NR_rseq,
-#endif
-#ifdef __NR_getrlimit
-		__NR_getrlimit,
-#endif
-#ifdef __NR_time
-		__NR_time,
-#endif
-	};
-	pid_t self = getpid();
-
-	ld(fl, offsetof(struct seccomp_data, arch));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_HERE, 1, 0));
-	ret(fl, SECCOMP_RET_KILL_PROCESS);
-#ifdef __x86_64__
-	/* the x32 numbers of the same calls */
-	ld(fl, NR_OFF);
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1));
-	ret(fl, SECCOMP_RET_KILL_PROCESS);
-#endif
-	for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
-		allow(fl, plain[i]);
-	allow_writes_to_judge(fl, __NR_write);
-	allow_writes_to_judge(fl, __NR_writev);
-	allow_writes_to_judge(fl, __NR_sendmsg);
-	allow_writes_to_judge(fl, __NR_sendto);
-	allow_mmap(fl);
-	allow_without_bits(fl, __NR_mremap, 3, MREMAP_FIXED | MREMAP_DONTUNMAP);
-	allow_with_bits(fl, __NR_clone, 0, CLONE_THREAD);
-	/* glibc falls back to clone, whose flags the filter can read */
-#ifdef __NR_clone3
-	refuse_with(fl, __NR_clone3, ENOSYS);
-#endif
-	allow_if_arg(fl, __NR_tgkill, 0, (unsigned)self);
-	allow_if_arg(fl, __NR_kill, 0, (unsigned)self);
-	/*
-	 * Its own CPUs, the calling thread's (0) or the first's: another pid
-	 * would be another process's thread, the judge's or, timed side by side,
-	 * the base's, which a kernel pinned to one CPU 15 to 35 times slower.
-	 * (OpenMP's team, bound or not, is started before the filter.)
-	 */
-	allow_if_arg_either(fl, __NR_sched_setaffinity, 0, 0, (unsigned)self);
-	/* fstat(fd) is fstatat(fd, "", AT_EMPTY_PATH): no path of the file system */
-	allow_with_bits(fl, __NR_newfstatat, 3, AT_EMPTY_PATH);
-	/* a limit may be read, not set */
-	allow_if_arg(fl, __NR_prlimit64, 2, 0);
-	if (ks_worker_device_start)
-		allow_device(fl);
-	ret(fl, DENIED);
-}
 
 #ifdef KS_WORKER_TRACE
 #include <ucontext.h>
@@ -338,13 +114,16 @@ static const char *
 lock_down(void)
 {
 	static char why[160];
-	struct filter fl = { .n = 0 };
+	static struct filter fl;
 	struct sock_fprog prog;
 
 #ifdef KS_WORKER_TRACE
 	trace_denied();
 #endif
-	build_filter(&fl);
+	fl.deny = DENIED;
+	build_filter(&fl, getpid(), ks_worker_device_start != NULL, 0, KS_JUDGE_CHANNEL_FD);
+	if (fl.overflow)
+		fail("the seccomp filter is too long (a bug of ks_filter.c)");
 	prog.len = fl.n;
 	prog.filter = fl.f;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
