@@ -19,6 +19,7 @@
  * A part of ks_worker.c and of ks_judge.c, which include it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stddef.h>
 #include <sys/mman.h>

@@ -12,7 +12,10 @@
  *
  * Nothing here is trusted by the judge: the candidate can read and write
  * all of this process.  What it cannot do is reach the judge, which is
- * what the filter and the process boundary are for.
+ * what the filter and the process boundary are for; and the judge does
+ * not rely on this file for that: the process starts without capabilities
+ * and under the judge's gate (ks_judge.c, ks_filter.c), which holds even
+ * where this filter was never installed.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
