@@ -281,8 +281,9 @@ SH
 @test "make -j generation with KS_LAUNCH='srun --gres=gpu:1 -N1 -n1': each bench on the GPU Slurm gave it, at once" {
 	need_slurm
 	[ -e "$BATS_FILE_TMPDIR/slurm/gres" ] || skip "no stand-in GPU devices (mknod needs root)"
-	# a stand-in nvcc whose runner logs the GPU it sees around a 2 s "bench"
-	stand_in_nvcc 2
+	# a stand-in nvcc whose runner logs the GPU it sees around a 5 s "bench" (long enough to overlap: on a
+	# loaded 2-core machine one candidate's build once ended more than 2 s after the other's bench began)
+	stand_in_nvcc 5
 	run -0 gen -j4 N=1 K=2 PROBLEM=fp8-mm TARGET=hip-nvidia KS_LAUNCH='srun --gres=gpu:1 -N1 -n1'
 	run -0 jq -nc '[inputs | .device] | sort' pop/gen-001/c0/bench.json pop/gen-001/c1/bench.json
 	assert_output "[\"nvidia GPU 0 (Slurm's, SLURM_STEP_GPUS=0)\",\"nvidia GPU 1 (Slurm's, SLURM_STEP_GPUS=1)\"]"

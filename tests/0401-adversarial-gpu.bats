@@ -36,42 +36,37 @@ setup() {
 	assert_output true
 }
 
-@test "cuda: host assembly may name any section, and the object's own check allows the compiler's sections only" {
-	# (before: .init was allowed, the C runtime's call before main and so before the worker's filter;
-	# the same code as tests/fixtures/adversarial/sgemm/r5_init_judge_floor.c, where the CPU target's text
-	# check now stops it first; GPU targets keep host assembly, since device code has it)
-	local sect
+@test "cuda: host assembly is refused in what nvcc's host pass reads; device assembly builds" {
+	# (before: GPU targets allowed host assembly, since device code has it: a section of the kernel's own
+	# (.init, code before main), or .incbin of any file the user could read where bubblewrap does not run;
+	# the object's own check behind it is tested on hip-amd, below, where the host pass is not read)
+	local sandbox
 	ks-init -p rmsnorm -t cuda -k 1 pop
 	mkdir -p pop/gen-000/c0
-	for sect in '.init,\"ax\",@progbits\ncall _ZL5earlyv' '.note.GNU-stack,\"x\",@progbits' \
-		'.interp,\"a\"\n.string \"/tmp/x\"' '.text.k,\"awx\",@progbits\nret' '.preinit_array,\"aw\"\n.quad _ZL5earlyv'; do
-		{ cat "$KS_ROOT/kernels/rmsnorm/seed.cu"
-		  echo '__attribute__((used)) static void early(void) {}'
-		  printf 'asm(".section %s\\n.text");\n' "$sect"; } >pop/gen-000/c0/kernel.cu
-		ks-build pop/gen-000/c0
-		run -0 jf pop/gen-000/c0/build.json .rejected
-		case $sect in
-		.init*) assert_output "the kernel has a constructor or destructor (its object holds section .init): code that runs before or after the call is not allowed" ;;
-		.note*) assert_output --partial "the kernel makes section .note.GNU-stack executable" ;;
-		.interp*) assert_output --partial "the kernel holds a section named '.interp', which a kernel's object has no use for" ;;
-		.text*) assert_output "the kernel makes section .text.k both writable and executable: code made at run time is not allowed" ;;
-		.preinit*) assert_output --partial "(its object holds section .preinit_array)" ;;
-		esac
-		assert_file_not_exists pop/gen-000/c0/worker
-	done
-	# host assembly reads a file at build time (.incbin) only where the compiler sees it: where bubblewrap
-	# runs, not the user's (before: a build embedded any file the user could read, for the kernel to print)
-	if command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null; then
-		echo TOPSECRET-42 >secret.txt
+	echo TOPSECRET-42 >secret.txt
+	for sandbox in basic ""; do
 		{ cat "$KS_ROOT/kernels/rmsnorm/seed.cu"
 		  printf 'asm(".section .rodata.k,\\"a\\"\\nleaked: .incbin \\"%s/secret.txt\\"\\n.text");\n' "$PWD"; } \
 			>pop/gen-000/c0/kernel.cu
-		ks-build pop/gen-000/c0
-		run -0 jf pop/gen-000/c0/build.json .ok .diagnostics
-		assert_line --index 0 false
-		assert_output --partial "Error: file not found: $PWD/secret.txt"
+		KS_SANDBOX=$sandbox ks-build pop/gen-000/c0
+		run -0 jf pop/gen-000/c0/build.json .rejected
+		# (nvcc's host pass writes asm as __asm__)
+		assert_output "the kernel uses inline assembly in host code ('__asm__(' on line $(($(wc -l <"$KS_ROOT/kernels/rmsnorm/seed.cu") + 1))): a GPU kernel's assembly belongs in its device code"
 		assert_file_not_exists pop/gen-000/c0/worker
-	fi
+	done
+	# a function of the host's made by hand, in a branch the device pass does not take
+	{ cat "$KS_ROOT/kernels/rmsnorm/seed.cu"
+	  printf '#ifndef __CUDA_ARCH__\nstatic void early(void) { __asm__ volatile(".pushsection .init,\\"ax\\"\\ncall early\\n.popsection"); }\n#endif\n'; } \
+		>pop/gen-000/c0/kernel.cu
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .rejected
+	assert_output --partial "the kernel uses inline assembly in host code ('__asm__ volatile(' on line"
+	# PTX in device code, which the host pass does not hold, builds
+	{ printf 'static __device__ unsigned lane_id(void) { unsigned r; asm volatile("mov.u32 %%0, %%%%laneid;" : "=r"(r)); return r; }\n'
+	  cat "$KS_ROOT/kernels/rmsnorm/seed.cu"; } >pop/gen-000/c0/kernel.cu
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .ok
+	assert_output true
 	# code inside nvcc's own registration, which takes each device variable's address before main: an
 	# operator& of the kernel's (before: built, and ran before the worker's filter, the one .init_array entry
 	# nvcc's own)
@@ -123,7 +118,7 @@ null"
 		[other_stream]="the kernel imports 'cudaStreamCreateWithFlags'"
 		[set_flags]="the kernel imports 'cudaSetDeviceFlags'"
 		[pasted]="the kernel reaches into the process ('mprotect' on line "
-		[host_clock]="the kernel executes 'rdtsc' in its host code"
+		[host_clock]="the kernel uses inline assembly in host code"
 		[read_maps]="the kernel imports '"
 	)
 	for k in other_stream set_flags pasted host_clock read_maps; do
@@ -166,4 +161,52 @@ null"
 	run -0 jf pop/gen-001/c0/build.json .ok .rejected
 	assert_output "true
 null"
+}
+
+@test "hip-amd: host assembly may name any section, and the object's own check allows the compiler's sections only" {
+	# (before: .init was allowed, the C runtime's call before main and so before the worker's filter; the same
+	# code as tests/fixtures/adversarial/sgemm/r5_init_judge_floor.c, where the CPU target's text check stops it
+	# first, as nvcc's host pass does on cuda and hip-nvidia; hipcc's host pass keeps device functions' bodies,
+	# so hip-amd keeps host assembly and this check is what stands)
+	local sect
+	command -v hipcc >/dev/null || skip "hipcc is not installed: the hip-amd target cannot build here"
+	mkdir kernels
+	cp -r "$KS_ROOT/kernels/common" "$KS_ROOT/tests/fixtures/kernels/hipscale" kernels/
+	export KS_KERNELS_DIR=$PWD/kernels KS_GPU_ARCH=gfx940
+	ks-init -p hipscale -t hip-amd -k 1 pop
+	mkdir -p pop/gen-000/c0
+	for sect in '.init,\"ax\",@progbits\ncall _ZL5earlyv' '.note.GNU-stack,\"x\",@progbits' \
+		'.interp,\"a\"\n.string \"/tmp/x\"' '.text.k,\"awx\",@progbits\nret' '.preinit_array,\"aw\"\n.quad _ZL5earlyv'; do
+		{ cat kernels/hipscale/seed.hip
+		  echo '__attribute__((used)) static void early(void) {}'
+		  printf 'asm(".section %s\\n.text");\n' "$sect"; } >pop/gen-000/c0/kernel.hip
+		ks-build pop/gen-000/c0
+		run -0 jf pop/gen-000/c0/build.json .rejected
+		case $sect in
+		.init*) assert_output "the kernel has a constructor or destructor (its object holds section .init): code that runs before or after the call is not allowed" ;;
+		.note*) assert_output --partial "the kernel makes section .note.GNU-stack executable" ;;
+		.interp*) assert_output --partial "the kernel holds a section named '.interp', which a kernel's object has no use for" ;;
+		.text*) assert_output "the kernel makes section .text.k both writable and executable: code made at run time is not allowed" ;;
+		.preinit*) assert_output --partial "(its object holds section .preinit_array)" ;;
+		esac
+		assert_file_not_exists pop/gen-000/c0/worker
+	done
+	# host assembly reads a file at build time (.incbin) only where the compiler sees it: where bubblewrap
+	# runs, not the user's (before: a build embedded any file the user could read, for the kernel to print)
+	if command -v bwrap >/dev/null && bwrap --ro-bind / / true 2>/dev/null; then
+		echo TOPSECRET-42 >secret.txt
+		{ cat kernels/hipscale/seed.hip
+		  printf 'asm(".section .rodata.k,\\"a\\"\\nleaked: .incbin \\"%s/secret.txt\\"\\n.text");\n' "$PWD"; } \
+			>pop/gen-000/c0/kernel.hip
+		ks-build pop/gen-000/c0
+		run -0 jf pop/gen-000/c0/build.json .ok .diagnostics
+		assert_line --index 0 false
+		assert_output --partial "Could not find incbin file '$PWD/secret.txt'"
+		assert_file_not_exists pop/gen-000/c0/worker
+	fi
+	# the seed's own object, hipcc's sections and its one registration in .init_array, passes
+	cp kernels/hipscale/seed.hip pop/gen-000/c0/kernel.hip
+	ks-build pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/build.json .ok
+	assert_output true
 }

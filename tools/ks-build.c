@@ -65,7 +65,7 @@ refusal(const struct build *b)
 		    "to the end", (size_t)((char *)memchr(src, '\0', size) - src));
 	else
 		why = ks_static_check_source(src, cJSON_GetObjectItemCaseSensitive(b->prob.json, "forbidden"),
-		    !b->target->host_asm);
+		    b->target->host_asm ? KS_ASM_ALLOWED : KS_ASM_REFUSED_CPU);
 	free(src);
 	return why ? why : ks_compile_refusal(&job);
 }

@@ -538,7 +538,8 @@ ks_compile_refusal(const struct ks_compile_job *j)
 	for (int host = 0; !why && host <= (strcmp(j->target->compiler, "nvcc") == 0); host++)
 		if ((text = expanded(j, dir, host, &why))) {
 			blank_shim_names(j, text);
-			why = ks_static_check_expanded(text, forbidden, !j->target->host_asm);
+			why = ks_static_check_expanded(text, forbidden, !j->target->host_asm ? KS_ASM_REFUSED_CPU :
+			    host ? KS_ASM_REFUSED_HOST : KS_ASM_ALLOWED);
 			free(text);
 		}
 	ks_remove_tree(dir);

@@ -86,10 +86,12 @@ int ks_bound_measured(const struct ks_problem *p, const char *target);
  * problem's own "forbidden" rules); the reason, or NULL when none.
  */
 char *ks_static_check(const char *src, const cJSON *forbidden);
-/* The same, inline assembly refused too where no_asm (a CPU target's): what no preprocessing branch can hide */
-char *ks_static_check_source(const char *src, const cJSON *forbidden, int no_asm);
-/* The same rules on a kernel's preprocessed lines (no #include left); no_asm: inline assembly refused too. */
-char *ks_static_check_expanded(const char *text, const cJSON *forbidden, int no_asm);
+/* Where inline assembly is refused as well: nowhere, in a CPU kernel, or in the host code nvcc's host pass reads */
+enum ks_asm_rule { KS_ASM_ALLOWED, KS_ASM_REFUSED_CPU, KS_ASM_REFUSED_HOST };
+/* The same, inline assembly refused too as asm says (a CPU target's): what no preprocessing branch can hide */
+char *ks_static_check_source(const char *src, const cJSON *forbidden, enum ks_asm_rule asm_rule);
+/* The same rules on a kernel's preprocessed lines (no #include left), inline assembly as asm_rule says. */
+char *ks_static_check_expanded(const char *text, const cJSON *forbidden, enum ks_asm_rule asm_rule);
 /* Why the file at path, which the kernel's preprocessing read, is a vendor library's header; NULL when it is not */
 char *ks_static_vendor_header(const char *path);
 /* 1 when name appears in code as an identifier followed by '(' (a definition or a call). */

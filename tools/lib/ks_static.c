@@ -163,9 +163,17 @@ builtin_rules(void)
 }
 
 /* Host inline assembly: it can read clocks and make system calls that no name shows. */
-static const struct rule asm_rule = {
-	NW "(asm|__asm|__asm__)[[:space:]]*(volatile|__volatile__|goto|inline)?[[:space:]]*\\(",
-	"uses inline assembly (%s): a kernel for the CPU must be C", 0
+#define ASM_PATTERN NW "(asm|__asm|__asm__)[[:space:]]*(volatile|__volatile__|goto|inline)?[[:space:]]*\\("
+static const struct rule asm_rules[] = {
+	[KS_ASM_REFUSED_CPU] = { ASM_PATTERN, "uses inline assembly (%s): a kernel for the CPU must be C", 0 },
+	/*
+	 * nvcc's host pass holds the host code alone (device functions' bodies
+	 * are gone from it), so assembly there is the host's: what embeds a file
+	 * at build time (.incbin) or places code in a section of its own.  A GPU
+	 * kernel's PTX stays in its device code.
+	 */
+	[KS_ASM_REFUSED_HOST] = { ASM_PATTERN, "uses inline assembly in host code (%s): a GPU kernel's assembly "
+	    "belongs in its device code", 0 },
 };
 
 /*
@@ -408,7 +416,7 @@ attribute_refusal(const char *code)
 }
 
 static char *
-check(const char *src, const cJSON *forbidden, int includes, int no_asm)
+check(const char *src, const cJSON *forbidden, int includes, enum ks_asm_rule asm_rule)
 {
 	char *code = blank_comments(src, 0), *incl = blank_comments(src, 1), *why = NULL;
 	const regex_t *re = builtin_rules();
@@ -421,11 +429,11 @@ check(const char *src, const cJSON *forbidden, int includes, int no_asm)
 			why = match_rule(&rules[i], &re[i], rules[i].includes ? incl : code);
 	if (!why)
 		why = attribute_refusal(code);
-	if (!why && no_asm) {
+	if (!why && asm_rule != KS_ASM_ALLOWED) {
 		regex_t one;
 
-		if (compile_rule(&one, asm_rule.pattern) == 0) {
-			why = match_rule(&asm_rule, &one, code);
+		if (compile_rule(&one, asm_rules[asm_rule].pattern) == 0) {
+			why = match_rule(&asm_rules[asm_rule], &one, code);
 			regfree(&one);
 		}
 	}
@@ -452,19 +460,19 @@ check(const char *src, const cJSON *forbidden, int includes, int no_asm)
 char *
 ks_static_check(const char *src, const cJSON *forbidden)
 {
-	return check(src, forbidden, 1, 0);
+	return check(src, forbidden, 1, KS_ASM_ALLOWED);
 }
 
 char *
-ks_static_check_source(const char *src, const cJSON *forbidden, int no_asm)
+ks_static_check_source(const char *src, const cJSON *forbidden, enum ks_asm_rule asm_rule)
 {
-	return check(src, forbidden, 1, no_asm);
+	return check(src, forbidden, 1, asm_rule);
 }
 
 char *
-ks_static_check_expanded(const char *text, const cJSON *forbidden, int no_asm)
+ks_static_check_expanded(const char *text, const cJSON *forbidden, enum ks_asm_rule asm_rule)
 {
-	return check(text, forbidden, 0, no_asm);
+	return check(text, forbidden, 0, asm_rule);
 }
 
 /*
