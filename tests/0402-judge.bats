@@ -151,6 +151,23 @@ the harness's verdict is not one JSON object (bytes after it, or a second one): 
 	assert_output rejected
 }
 
+@test "a verdict file put in the place of the one ks-bench made is rejected" {
+	# (before: where bubblewrap does not run, code of the kernel's before the worker's filter, which the gate
+	# lets open and rename then, could put a forged verdict in the place of the real one, and it was read)
+	local forged=${ok_verdict//\"/\\\"}
+	mkdir -p pop/gen-000/c0
+	cp "$KS_ROOT/kernels/sgemm/seed.c" pop/gen-000/c0/kernel.c
+	ks-build pop/gen-000/c0
+	# the runner's own verdict says incorrect; a file beside it, renamed over it, says ok
+	printf '#!/bin/sh\nprintf "%%s" "{\\"correct\\": false, \\"failure\\": \\"wrong\\"}" >&3\nfor f in ../.harness.json.*; do printf "%%s" "%s" >../forged && mv ../forged "$f"; done\n' \
+		"$forged" >pop/gen-000/c0/runner
+	chmod +x pop/gen-000/c0/runner
+	KS_SANDBOX=basic ks-bench pop/gen-000/c0
+	run -0 jf pop/gen-000/c0/bench.json .status .message
+	assert_output "rejected
+the harness's verdict file was replaced while it ran: only the harness writes it, on the descriptor it was given, and this one cannot stand"
+}
+
 @test "a verdict without the measured peak never skips the speed of light" {
 	# (before: a verdict without "peak" was scored with no bound at all)
 	fake_runner "${ok_verdict%, \"peak\"*}}"

@@ -15,6 +15,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
@@ -209,6 +210,15 @@ remove_old_reports(const char *dir)
 	closedir(d);
 }
 
+/* whether path names the file fd has open (the same device and inode) */
+static int
+same_file(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 /* The harness's verdict, NULL on a tool error (said) or where the device failed first (*device_failed says why). */
 static cJSON *
 run_harness(struct bench *b, char **device_failed)
@@ -221,7 +231,7 @@ run_harness(struct bench *b, char **device_failed)
 	char *noisy = NULL;
 	cJSON *res = NULL;
 	double score = -1;
-	int fd;
+	int fd = -1;
 
 	*device_failed = NULL;
 	remove_old_reports(b->dir);
@@ -262,12 +272,14 @@ run_harness(struct bench *b, char **device_failed)
 	if (!(wrapped = ks_sandbox_wrap(argv, box, &b->sandbox)))
 		goto out_box;
 	argv = wrapped;
-	/* A name of its own, so no harness left over from a killed run can write into it. */
-	if ((fd = mkstemp(json)) < 0) {
+	/*
+	 * A name of its own, so no harness left over from a killed run can write
+	 * into it; kept open, so that a file put in its place meanwhile is seen.
+	 */
+	if ((fd = mkostemp(json, O_CLOEXEC)) < 0) {
 		ks_warn("cannot create a temporary file in '%s'", b->dir);
 		goto out_box;
 	}
-	close(fd);
 	ks_progress("%s: checking %d test shapes, timing %d %sshapes on %s", b->id, b->heldout ? 0 :
 	    cJSON_GetArraySize(b->prob.test_shapes), cJSON_GetArraySize(b->shapes), b->heldout ? "held-out " : "",
 	    b->device ? b->device : "the cpu");
@@ -277,7 +289,15 @@ run_harness(struct bench *b, char **device_failed)
 		ks_sandbox_signal_fix(argv, &pr);
 		struct ks_verdict_job j = verdict_job(b);
 
-		res = ks_verdict(&j, json, &pr, log, &cpu_s, device_failed);
+		/*
+		 * Where bubblewrap does not run, the kernel's process could reach the
+		 * folder: a verdict that is not the file made here is no harness's
+		 */
+		if (!same_file(fd, json))
+			res = ks_verdict_new(&j, "rejected", "the harness's verdict file was replaced while it ran: only "
+			    "the harness writes it, on the descriptor it was given, and this one cannot stand");
+		else
+			res = ks_verdict(&j, json, &pr, log, &cpu_s, device_failed);
 		/* what the candidate cost: the harness's whole run, start-up and every check included */
 		if (res)
 			cJSON_AddNumberToObject(res, "seconds", pr.seconds);
@@ -302,6 +322,8 @@ run_harness(struct bench *b, char **device_failed)
 	ks_progress_end();
 	unlink(json);
 out_box:
+	if (fd >= 0)
+		close(fd);
 	ks_remove_tree(box);
 out_held:
 	ks_signals_release();
