@@ -196,8 +196,8 @@ allow_device(struct filter *fl)
 /*
  * The gate's refusals, before READY as after: another process's memory or
  * descriptors (the judge's, whose memory the operating system guards too:
- * it is not dumpable and the worker has no capability), and a process of
- * its own, which no stop of the worker's would stop.
+ * it is not dumpable and the worker has no capability), a process of its
+ * own, which no stop of the worker's would stop, and an io_uring.
  */
 static void
 refuse_other_processes(struct filter *fl)
@@ -215,6 +215,10 @@ refuse_other_processes(struct filter *fl)
 #endif
 #ifdef __NR_vfork
 		__NR_vfork,
+#endif
+		/* a ring whose submissions the kernel reads from memory: work no filter would see after READY */
+#ifdef __NR_io_uring_setup
+		__NR_io_uring_setup, __NR_io_uring_enter, __NR_io_uring_register,
 #endif
 	};
 
