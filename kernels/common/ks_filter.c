@@ -13,8 +13,8 @@
  *    that runs before the worker's main (nvcc's registration inlines some)
  *    could skip that, not this.  A few calls the gate refuses outright,
  *    before READY too: other processes' memory and descriptors (ptrace,
- *    process_vm_*, pidfd_*), and new processes, which the judge would never
- *    stop.
+ *    process_vm_*, pidfd_*), new processes, which the judge would never
+ *    stop, and what set up before READY would go on working after it.
  *
  * A part of ks_worker.c and of ks_judge.c, which include it.
  */
@@ -22,12 +22,14 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stddef.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <linux/sockios.h>
 
 #if defined(__x86_64__)
 #define AUDIT_ARCH_HERE	AUDIT_ARCH_X86_64
@@ -35,7 +37,7 @@
 #define AUDIT_ARCH_HERE	AUDIT_ARCH_AARCH64
 #endif
 
-#define MAX_FILTER	320	/* instructions of the filter */
+#define MAX_FILTER	512	/* instructions of the filter (the kernel takes 4096) */
 
 struct filter {
 	struct sock_filter f[MAX_FILTER];
@@ -148,6 +150,39 @@ allow_if_arg_either(struct filter *fl, long nr, int arg, unsigned one, unsigned 
 	ret(fl, RET_ALLOW);
 }
 
+/* nr refused (EPERM) when argument arg is value; otherwise on to the next rule */
+static void
+refuse_if_arg(struct filter *fl, long nr, int arg, unsigned value)
+{
+	ld(fl, NR_OFF);
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 3));
+	ld(fl, ARG_OFF(arg));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1));
+	ret(fl, RET_EPERM);
+}
+
+/* nr refused when argument arg is under limit (unsigned); otherwise on to the next rule */
+static void
+refuse_if_below(struct filter *fl, long nr, int arg, unsigned limit)
+{
+	ld(fl, NR_OFF);
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 3));
+	ld(fl, ARG_OFF(arg));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, limit, 1, 0));
+	ret(fl, RET_EPERM);
+}
+
+/* nr refused unless argument arg is value (its own pid); otherwise on to the next rule */
+static void
+refuse_unless_arg(struct filter *fl, long nr, int arg, unsigned value)
+{
+	ld(fl, NR_OFF);
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 3));
+	ld(fl, ARG_OFF(arg));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 1, 0));
+	ret(fl, RET_EPERM);
+}
+
 /* mmap, neither executable nor placed over what is there (MAP_FIXED, MAP_FIXED_NOREPLACE) */
 static void
 allow_mmap(struct filter *fl)
@@ -228,6 +263,58 @@ refuse_other_processes(struct filter *fl)
 }
 
 /*
+ * The gate's refusals of what, set up before READY, would go on working
+ * after it through calls on the list (a red-team pass found the first
+ * two): a source of signals that fires by itself (a timer, or SIGIO when
+ * a descriptor, the channel say, turns readable), whose handler could make
+ * the judge's empty calls slow and so its floor, subtracted from every
+ * time, large; a signal to another process (the judge); and a file put at
+ * fds 0 to 3 (by dup2 or close and open), which the list lets the worker
+ * write to after READY.
+ */
+static void
+refuse_lasting_setups(struct filter *fl, pid_t self, int channel_fd)
+{
+	static const long timers[] = {
+		__NR_timer_create, __NR_setitimer,
+#ifdef __NR_alarm
+		__NR_alarm,
+#endif
+		__NR_tkill,
+	};
+
+	for (size_t i = 0; i < sizeof timers / sizeof timers[0]; i++)
+		refuse_with(fl, timers[i], EPERM);
+	refuse_if_arg(fl, __NR_fcntl, 1, F_SETOWN);
+	refuse_if_arg(fl, __NR_fcntl, 1, F_SETOWN_EX);
+	refuse_if_arg(fl, __NR_fcntl, 1, F_SETSIG);
+	refuse_if_arg(fl, __NR_ioctl, 1, FIOASYNC);
+	refuse_if_arg(fl, __NR_ioctl, 1, FIOSETOWN);
+	refuse_if_arg(fl, __NR_ioctl, 1, SIOCSPGRP);
+	/* F_SETFL with O_ASYNC; the other F_SETFL flags (O_NONBLOCK...) are the runtime's business */
+	ld(fl, NR_OFF);
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_fcntl, 0, 5));
+	ld(fl, ARG_OFF(1));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_SETFL, 0, 3));
+	ld(fl, ARG_OFF(2));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_ASYNC, 0, 1));
+	ret(fl, RET_EPERM);
+	refuse_unless_arg(fl, __NR_kill, 0, (unsigned)self);
+	refuse_unless_arg(fl, __NR_tgkill, 0, (unsigned)self);
+	refuse_unless_arg(fl, __NR_rt_sigqueueinfo, 0, (unsigned)self);
+	refuse_unless_arg(fl, __NR_rt_tgsigqueueinfo, 0, (unsigned)self);
+	/* fds 0 to channel_fd stay what the judge made them */
+	refuse_if_below(fl, __NR_close, 0, (unsigned)channel_fd + 1);
+#ifdef __NR_dup2
+	refuse_if_below(fl, __NR_dup2, 1, (unsigned)channel_fd + 1);
+#endif
+	refuse_if_below(fl, __NR_dup3, 1, (unsigned)channel_fd + 1);
+#ifdef __NR_close_range
+	refuse_if_below(fl, __NR_close_range, 0, (unsigned)channel_fd + 1);
+#endif
+}
+
+/*
  * What the kernel's process may do: compute, allocate memory it can
  * neither execute nor place over what is mapped, make threads (not
  * processes), wait, signal itself, and write to the judge.  Everything
@@ -268,8 +355,10 @@ build_filter(struct filter *fl, pid_t self, int device, int gate, int channel_fd
 	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1));
 	ret(fl, SECCOMP_RET_KILL_PROCESS);
 #endif
-	if (gate)
+	if (gate) {
 		refuse_other_processes(fl);
+		refuse_lasting_setups(fl, self, channel_fd);
+	}
 	for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
 		allow(fl, plain[i]);
 	allow_writes_to_judge(fl, __NR_write, channel_fd);

@@ -31,8 +31,9 @@
  *	the gate (ks_filter.c): the worker's own filter's list, every call
  *	outside it sent to the judge, which lets it through until READY and
  *	then closes the gate's listener (the call then fails, ENOSYS);
- *	other processes' memory and descriptors, new processes and io_uring
- *	refused from the start.  Its listener is the first message on the channel
+ *	other processes' memory and descriptors, new processes, io_uring,
+ *	timers and SIGIO, signals to others and fds 0 to 3 changed refused
+ *	from the start.  Its listener is the first message on the channel
  *	(GATE); there can be no second in the worker's process (EBUSY).
  *
  * Between calls the worker is stopped (SIGSTOP, and the judge waits until
