@@ -150,37 +150,40 @@ allow_if_arg_either(struct filter *fl, long nr, int arg, unsigned one, unsigned 
 	ret(fl, RET_ALLOW);
 }
 
-/* nr refused (EPERM) when argument arg is value; otherwise on to the next rule */
+/*
+ * nr refused (EPERM) when argument arg compared with value (op: BPF_JEQ,
+ * BPF_JGE) comes out as when says (1: true, 0: false); otherwise on to the
+ * next rule.
+ */
+static void
+refuse_when(struct filter *fl, long nr, int arg, unsigned op, unsigned value, int when)
+{
+	ld(fl, NR_OFF);
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 3));
+	ld(fl, ARG_OFF(arg));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | op | BPF_K, value, when ? 0 : 1, when ? 1 : 0));
+	ret(fl, RET_EPERM);
+}
+
+/* refused when argument arg is value */
 static void
 refuse_if_arg(struct filter *fl, long nr, int arg, unsigned value)
 {
-	ld(fl, NR_OFF);
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 3));
-	ld(fl, ARG_OFF(arg));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1));
-	ret(fl, RET_EPERM);
+	refuse_when(fl, nr, arg, BPF_JEQ, value, 1);
 }
 
-/* nr refused when argument arg is under limit (unsigned); otherwise on to the next rule */
+/* refused when argument arg is under limit (unsigned) */
 static void
 refuse_if_below(struct filter *fl, long nr, int arg, unsigned limit)
 {
-	ld(fl, NR_OFF);
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 3));
-	ld(fl, ARG_OFF(arg));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, limit, 1, 0));
-	ret(fl, RET_EPERM);
+	refuse_when(fl, nr, arg, BPF_JGE, limit, 0);
 }
 
-/* nr refused unless argument arg is value (its own pid); otherwise on to the next rule */
+/* refused unless argument arg is value (its own pid) */
 static void
 refuse_unless_arg(struct filter *fl, long nr, int arg, unsigned value)
 {
-	ld(fl, NR_OFF);
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 3));
-	ld(fl, ARG_OFF(arg));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 1, 0));
-	ret(fl, RET_EPERM);
+	refuse_when(fl, nr, arg, BPF_JEQ, value, 0);
 }
 
 /* mmap, neither executable nor placed over what is there (MAP_FIXED, MAP_FIXED_NOREPLACE) */
