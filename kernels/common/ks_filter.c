@@ -158,10 +158,13 @@ allow_if_arg_either(struct filter *fl, long nr, int arg, unsigned one, unsigned 
 static void
 refuse_when(struct filter *fl, long nr, int arg, unsigned op, unsigned value, int when)
 {
+	/* (the jumps as __u8: hipcc compiles this as C++, where an int in the braces is a narrowing error) */
+	__u8 on_true = when ? 0 : 1, on_false = when ? 1 : 0;
+
 	ld(fl, NR_OFF);
 	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 3));
 	ld(fl, ARG_OFF(arg));
-	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | op | BPF_K, value, when ? 0 : 1, when ? 1 : 0));
+	emit(fl, (struct sock_filter)BPF_JUMP(BPF_JMP | op | BPF_K, value, on_true, on_false));
 	ret(fl, RET_EPERM);
 }
 
